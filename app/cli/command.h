@@ -1,0 +1,29 @@
+#pragma once
+// Each attnscope-cli subcommand registers its options and its action on a CLI11 subcommand.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace attnscope::cli {
+
+/// What a subcommand runs once its options are parsed; returns the exit code.
+using Action = std::function<int()>;
+
+Action add_translate_command(CLI::App& app);
+Action add_train_command(CLI::App& app);
+Action add_eval_command(CLI::App& app);
+Action add_models_command(CLI::App& app);
+
+/// --score NAME | --model FILE, resolved to a model path (default: the additive model).
+struct ModelChoice {
+  std::string score;
+  std::string model;
+  void add_options(CLI::App& command);
+  std::string path() const;
+};
+
+/// --threads N on a subcommand (default: every core) and applying it.
+void add_threads_option(CLI::App& command, int& threads);
+
+}  // namespace attnscope::cli

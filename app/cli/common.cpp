@@ -1,0 +1,25 @@
+#include <attnscope/model_catalog.h>
+#include <attnscope/translator.h>
+
+#include "cli/command.h"
+
+namespace attnscope::cli {
+
+void ModelChoice::add_options(CLI::App& command) {
+  auto* score_option = command.add_option("--score", score, "shipped model of this score function")
+                           ->check(CLI::IsMember(score_function_names()));
+  auto* model_option = command.add_option("--model", model, "model file");
+  score_option->excludes(model_option);
+}
+
+std::string ModelChoice::path() const {
+  return resolve_model(!model.empty() ? model : !score.empty() ? score : "additive");
+}
+
+void add_threads_option(CLI::App& command, int& threads) {
+  command.add_option("--threads", threads, "CPU threads (default: every core)")
+      ->check(CLI::NonNegativeNumber);
+  command.callback([&threads] { set_thread_count(threads); });
+}
+
+}  // namespace attnscope::cli

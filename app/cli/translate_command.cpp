@@ -1,0 +1,87 @@
+#include <attnscope/translator.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+
+namespace attnscope::cli {
+namespace {
+
+struct TranslateOptions {
+  ModelChoice model;
+  int beam = 1;
+  bool json = false;
+  int threads = 0;
+  std::vector<std::string> sentences;
+};
+
+std::string to_json_line(const std::string& sentence, const Translation& t) {
+  const nlohmann::json j = {{"source", sentence},
+                            {"source_tokens", t.source.tokens},
+                            {"unknown_words", t.source.unknown_words},
+                            {"truncated", t.source.truncated},
+                            {"translation", t.text()},
+                            {"tokens", t.tokens},
+                            {"probabilities", t.probabilities},
+                            {"attention", t.attention},
+                            {"score", t.score}};
+  // Input may hold invalid UTF-8; replace it rather than fail on output.
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void print(const TranslateOptions& o, const std::vector<std::string>& sentences,
+           const std::vector<Translation>& results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (o.json) {
+      std::cout << to_json_line(sentences[i], results[i]) << '\n';
+    } else {
+      std::cout << results[i].text() << '\n';
+      if (results[i].source.truncated)
+        std::cerr << "attnscope-cli: note: line " << i + 1 << " has "
+                  << results[i].source.original_length << " tokens; translated its first "
+                  << results[i].source.tokens.size() - 1 << '\n';
+    }
+  }
+  std::cout.flush();
+}
+
+int run(const TranslateOptions& o) {
+  const Translator translator(o.model.path());
+  TranslationOptions options;
+  options.beam_size = o.beam;
+  if (!o.sentences.empty()) {
+    print(o, o.sentences, translator.translate_batch(o.sentences, options));
+    return 0;
+  }
+  // From a pipe, translate in batches (much faster); from a terminal, answer each line at once.
+  const size_t batch = isatty(STDIN_FILENO) ? 1 : 64;
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+    if (lines.size() == batch) {
+      print(o, lines, translator.translate_batch(lines, options));
+      lines.clear();
+    }
+  }
+  print(o, lines, translator.translate_batch(lines, options));
+  return 0;
+}
+
+}  // namespace
+
+Action add_translate_command(CLI::App& app) {
+  auto o = std::make_shared<TranslateOptions>();
+  o->model.add_options(app);
+  app.add_option("--beam", o->beam, "beam size (1 = greedy)")->check(CLI::Range(1, 100));
+  app.add_flag("--json", o->json, "one JSON object per sentence: tokens, probabilities, attention");
+  add_threads_option(app, o->threads);
+  app.add_option("sentence", o->sentences, "sentences to translate (default: lines of stdin)");
+  return [o] { return run(*o); };
+}
+
+}  // namespace attnscope::cli

@@ -1,0 +1,12 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace attnscope {
+
+/// Reads a text file, plain or gzip-compressed (detected from its content), one sentence per
+/// line. Strips a UTF-8 BOM and CR before LF. Throws std::runtime_error naming the file when it
+/// cannot be read or a gzip stream is truncated or damaged.
+std::vector<std::string> read_lines(const std::string& path);
+
+}  // namespace attnscope

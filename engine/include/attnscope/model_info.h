@@ -1,0 +1,32 @@
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "attnscope/model_config.h"
+
+namespace attnscope {
+
+/// What a checkpoint says about how its model was made.
+struct TrainingRecord {
+  std::string corpus;          // e.g. "multi30k train (29000 pairs)"
+  int epochs = 0;              // epochs trained
+  int best_epoch = 0;          // the epoch whose weights are stored
+  double seconds = 0.0;        // wall-clock training time
+  double validation_loss = 0.0;
+  double validation_bleu = 0.0;  // greedy
+  double test_bleu = -1.0;       // greedy; < 0 when not measured
+  double test_bleu_beam5 = -1.0;
+  std::string test_corpus;
+  std::string command;  // the command line that trained it
+  uint64_t seed = 0;
+};
+
+struct ModelInfo {
+  std::string path;
+  ModelConfig config;
+  TrainingRecord training;
+  int64_t parameters = 0;
+  int64_t file_bytes = 0;
+};
+
+}  // namespace attnscope

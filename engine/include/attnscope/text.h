@@ -1,0 +1,25 @@
+#pragma once
+// Text normalisation and tokenisation, the Multi30k convention: Unicode lowercase, words and
+// numbers kept together, every other visible character its own token.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnscope {
+
+/// Lowercases UTF-8 text with Unicode rules (Ä→ä, É→é; ß stays ß). Invalid UTF-8 bytes become
+/// U+FFFD; the result is NFC-normalised.
+std::string to_lower(std::string_view utf8);
+
+/// Splits lowercased text into tokens: runs of letters, digits, marks and '_' form one token;
+/// any other visible character is a token of its own; whitespace and control characters
+/// (including NUL) separate tokens and are dropped.
+std::vector<std::string> tokenize(std::string_view utf8);
+
+/// Joins tokens with single spaces.
+std::string join_tokens(const std::vector<std::string>& tokens);
+
+/// True when `bytes` is well-formed UTF-8.
+bool is_valid_utf8(std::string_view bytes);
+
+}  // namespace attnscope

@@ -1,0 +1,71 @@
+#pragma once
+// The engine's entry point for applications: load a model, translate, decode step by step.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attnscope/model_info.h"
+#include "attnscope/translation.h"
+
+namespace attnscope {
+
+class DecodingSession;
+
+/// A loaded model. Thread-compatible: const methods may run concurrently only when the caller
+/// holds no session on another thread; create torch's InferenceMode per thread (done inside).
+class Translator {
+ public:
+  /// Loads a checkpoint; throws std::runtime_error naming the file and the problem.
+  explicit Translator(const std::string& model_path);
+  ~Translator();
+  Translator(Translator&&) noexcept;
+  Translator& operator=(Translator&&) noexcept;
+
+  const ModelInfo& info() const;
+
+  /// Tokenises and maps a sentence the way translate() does.
+  SourceText prepare_source(const std::string& sentence) const;
+
+  /// Greedy (beam_size 1) or beam search.
+  Translation translate(const std::string& sentence, const TranslationOptions& options = {}) const;
+  /// Many sentences at once (batched greedy search, or one beam search after another).
+  std::vector<Translation> translate_batch(const std::vector<std::string>& sentences,
+                                           const TranslationOptions& options = {}) const;
+  /// The final beam, best first (greedy search gives one hypothesis).
+  std::vector<Translation> translate_nbest(const std::string& sentence,
+                                           const TranslationOptions& options) const;
+  /// Forced decoding: the probabilities and attention the model gives while producing `target`
+  /// (tokenised like any sentence; "</s>" is appended).
+  Translation force_decode(const std::string& sentence, const std::string& target) const;
+
+  /// Step-wise decoding of one sentence, `top_k` candidates per step.
+  std::unique_ptr<DecodingSession> start(const std::string& sentence, int top_k = 5) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Step-by-step greedy decoding with what-if forcing. Its steps equal those of greedy search.
+class DecodingSession {
+ public:
+  virtual ~DecodingSession() = default;
+  virtual const SourceText& source() const = 0;
+  /// Emits the most probable next token. Throws std::logic_error when finished().
+  virtual const Step& step() = 0;
+  /// Emits `token` (a target-vocabulary word; unknown words become "<unk>") instead of the argmax.
+  virtual const Step& force(const std::string& token) = 0;
+  /// Takes back the last `n` steps (all of them when n exceeds the count).
+  virtual void rewind(int n = 1) = 0;
+  virtual const std::vector<Step>& steps() const = 0;
+  /// True after "</s>" or at the maximum output length.
+  virtual bool finished() const = 0;
+  /// The steps so far as a Translation.
+  virtual Translation translation() const = 0;
+};
+
+/// Uses `threads` CPU threads for torch (0 = every core). Debian's libtorch starts with one.
+void set_thread_count(int threads);
+
+}  // namespace attnscope

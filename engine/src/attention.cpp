@@ -1,0 +1,19 @@
+#include "attention.h"
+
+#include <limits>
+
+namespace attnscope {
+
+AttentionImpl::AttentionImpl(const std::string& score_name, const ScoreDimensions& dims) {
+  score_ = register_module("score", make_score_function(score_name, dims));
+}
+
+torch::Tensor AttentionImpl::weights(const torch::Tensor& keys, const torch::Tensor& mask,
+                                     const torch::Tensor& query) {
+  const torch::Tensor scores = score_->scores(keys, query);
+  return torch::softmax(scores.masked_fill(mask.logical_not(),
+                                           -std::numeric_limits<float>::infinity()),
+                        /*dim=*/1);
+}
+
+}  // namespace attnscope

@@ -1,0 +1,58 @@
+#pragma once
+#include <torch/torch.h>
+
+#include "attention.h"
+#include "attnscope/model_config.h"
+
+namespace attnscope {
+
+/// What the decoder needs of one batch of sources, computed once before decoding.
+struct DecoderContext {
+  torch::Tensor states;  // encoder states [B,S,2H]
+  torch::Tensor keys;    // the score function's keys [B,S,K]
+  torch::Tensor mask;    // [B,S], true at real tokens
+  // Each position's contribution to the GRU input gates, states · W_cᵀ [B,S,3H]. The context
+  // vector enters the GRU only linearly, so Σₛ aₛ (W_c hₛ) = W_c Σₛ aₛ hₛ: one small product
+  // per step instead of a 2H × 3H matrix product.
+  torch::Tensor context_gates;
+
+  /// Repeats every source `times` times along the batch (beam search).
+  DecoderContext repeat(int64_t times) const;
+};
+
+struct DecoderStep {
+  torch::Tensor logits;     // [B,V]
+  torch::Tensor state;      // [B,H]
+  torch::Tensor attention;  // [B,S]
+};
+
+/// GRU decoder fed [target embedding; context], attention queried with the previous state,
+/// output over [state; context; embedding].
+class DecoderImpl : public torch::nn::Module {
+ public:
+  explicit DecoderImpl(const ModelConfig& config);
+  DecoderContext prepare(const torch::Tensor& states, const torch::Tensor& mask);
+  /// One step for every row: previous tokens [B], state [B,H].
+  DecoderStep step(const DecoderContext& context, const torch::Tensor& state,
+                   const torch::Tensor& previous_tokens);
+  /// Teacher forcing over inputs [B,T]: logits [B,T,V]; attention [B,T,S] when asked for. The
+  /// output layer runs once over all steps, which is where training spends most of its time.
+  torch::Tensor forward(const DecoderContext& context, torch::Tensor state,
+                        const torch::Tensor& inputs, torch::Tensor* attention = nullptr);
+
+ private:
+  torch::Tensor gru_update(const torch::Tensor& input_gates, const torch::Tensor& state);
+  torch::Tensor output(const torch::Tensor& state, const torch::Tensor& context,
+                       const torch::Tensor& embedded);
+
+  ModelConfig config_;
+  torch::nn::Embedding embedding_{nullptr};
+  Attention attention_{nullptr};
+  torch::nn::GRUCell cell_{nullptr};
+  torch::nn::Linear readout_{nullptr};  // tied_readout: [state; context; embedding] -> E
+  torch::Tensor output_bias_;           // tied_readout: logits = tanh(readout) · Eᵀ + bias
+  torch::nn::Linear output_{nullptr};   // otherwise: [state; context; embedding] -> V
+};
+TORCH_MODULE(Decoder);
+
+}  // namespace attnscope

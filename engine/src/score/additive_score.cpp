@@ -1,0 +1,25 @@
+#include "score/additive_score.h"
+
+namespace attnscope {
+
+AdditiveScore::AdditiveScore(const ScoreDimensions& dims) {
+  using torch::nn::Linear;
+  using torch::nn::LinearOptions;
+  key_weight_ = register_module(
+      "key_weight", Linear(LinearOptions(dims.key_size, dims.attention_size).bias(false)));
+  query_weight_ = register_module(
+      "query_weight", Linear(LinearOptions(dims.query_size, dims.attention_size).bias(false)));
+  vector_ =
+      register_module("vector", Linear(LinearOptions(dims.attention_size, 1).bias(false)));
+}
+
+torch::Tensor AdditiveScore::keys(const torch::Tensor& encoder_states) {
+  return key_weight_(encoder_states);
+}
+
+torch::Tensor AdditiveScore::scores(const torch::Tensor& keys, const torch::Tensor& query) {
+  const torch::Tensor hidden = torch::tanh(keys + query_weight_(query).unsqueeze(1));
+  return torch::matmul(hidden, vector_->weight.squeeze(0));
+}
+
+}  // namespace attnscope

@@ -1,0 +1,20 @@
+#include "score/general_score.h"
+
+namespace attnscope {
+
+GeneralScore::GeneralScore(const ScoreDimensions& dims) {
+  weight_ = register_module(
+      "weight",
+      torch::nn::Linear(torch::nn::LinearOptions(dims.key_size, dims.query_size).bias(false)));
+}
+
+// sᵀ(Wh): W h is computed once per source, so each step costs one dot product per position.
+torch::Tensor GeneralScore::keys(const torch::Tensor& encoder_states) {
+  return weight_(encoder_states);
+}
+
+torch::Tensor GeneralScore::scores(const torch::Tensor& keys, const torch::Tensor& query) {
+  return batched_dot(keys, query);
+}
+
+}  // namespace attnscope

@@ -1,0 +1,21 @@
+#include "score/location_score.h"
+
+namespace attnscope {
+
+LocationScore::LocationScore(const ScoreDimensions& dims) {
+  positions_ = register_module(
+      "positions", torch::nn::Linear(torch::nn::LinearOptions(dims.query_size, dims.max_positions)));
+}
+
+// Content-free: the keys only carry the source length.
+torch::Tensor LocationScore::keys(const torch::Tensor& encoder_states) { return encoder_states; }
+
+torch::Tensor LocationScore::scores(const torch::Tensor& keys, const torch::Tensor& query) {
+  const int64_t length = keys.size(1);
+  TORCH_CHECK(length <= positions_->options.out_features(), "source of ", length,
+              " tokens is longer than the location score's ", positions_->options.out_features(),
+              " positions");
+  return positions_(query).narrow(1, 0, length);
+}
+
+}  // namespace attnscope

@@ -1,0 +1,43 @@
+#pragma once
+// The interface every attention score function implements, and the registry that builds them
+// by name. Adding a seventh score function is one class and one line in score_registry.cpp.
+#include <torch/torch.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace attnscope {
+
+/// Sizes a score function may need. The encoder is bidirectional, so its states have
+/// 2 * query_size features while the decoder state (the query) has query_size.
+struct ScoreDimensions {
+  int64_t key_size = 0;    // encoder state: 2H
+  int64_t query_size = 0;  // decoder state: H
+  int64_t attention_size = 0;
+  int64_t max_positions = 0;  // longest source, for the location score
+};
+
+class ScoreFunction : public torch::nn::Module {
+ public:
+  /// Per-source work done once before decoding: encoder states [B,S,2H] -> keys [B,S,K].
+  virtual torch::Tensor keys(const torch::Tensor& encoder_states) = 0;
+  /// Unnormalised scores [B,S] of keys [B,S,K] against decoder states [B,H]. The caller masks
+  /// padding and applies the softmax.
+  virtual torch::Tensor scores(const torch::Tensor& keys, const torch::Tensor& query) = 0;
+};
+
+using ScoreFactory = std::function<std::shared_ptr<ScoreFunction>(const ScoreDimensions&)>;
+
+/// Throws std::invalid_argument for an unknown name.
+std::shared_ptr<ScoreFunction> make_score_function(const std::string& name,
+                                                   const ScoreDimensions& dims);
+
+/// Sum of the forward and backward halves of bidirectional encoder states [.., 2H] -> [.., H]:
+/// the parameter-free way dot, scaled_dot and cosine bring keys to the query's size.
+torch::Tensor sum_directions(const torch::Tensor& encoder_states);
+
+/// scores[b,s] = keys[b,s,:] · query[b,:]
+torch::Tensor batched_dot(const torch::Tensor& keys, const torch::Tensor& query);
+
+}  // namespace attnscope

@@ -1,0 +1,149 @@
+#include "checkpoint.h"
+
+#include <attnscope/translator.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/test_models.h"
+
+namespace attnscope {
+namespace {
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string write_bytes(const std::string& bytes, const std::string& name = "bad.attnmodel") {
+  const std::string path = testing::temporary_folder() + "/" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+// The load error message, or "" when the file loads.
+std::string load_error(const std::string& path) {
+  try {
+    Translator translator(path);
+    return "";
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+}
+
+void expect_error(const std::string& path, const std::string& problem) {
+  const std::string message = load_error(path);
+  EXPECT_NE(message.find("'" + path + "'"), std::string::npos) << message;
+  EXPECT_NE(message.find(problem), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
+}
+
+TEST(Checkpoint, RoundTripIsExact) {
+  const std::string path = testing::random_model_file("general");
+  const Checkpoint first = load_checkpoint(path);
+  const std::string copy = testing::temporary_folder() + "/copy.attnmodel";
+  save_checkpoint(copy, first, StoredPrecision::kFloat32);
+  const Checkpoint second = load_checkpoint(copy);
+  EXPECT_EQ(read_bytes(path), read_bytes(copy));
+  ASSERT_EQ(first.tensors.size(), second.tensors.size());
+  for (size_t i = 0; i < first.tensors.size(); ++i) {
+    EXPECT_EQ(first.tensors[i].first, second.tensors[i].first);
+    EXPECT_TRUE(torch::equal(first.tensors[i].second, second.tensors[i].second));
+  }
+  EXPECT_EQ(first.source_vocabulary.tokens(), second.source_vocabulary.tokens());
+  EXPECT_EQ(config_to_json(first.config), config_to_json(second.config));
+}
+
+TEST(Checkpoint, HalfPrecisionHalvesTheWeightsAndRoundsOnce) {
+  const std::string path = testing::random_model_file("additive");
+  const Checkpoint full = load_checkpoint(path);
+  const std::string half_path = testing::temporary_folder() + "/half.attnmodel";
+  save_checkpoint(half_path, full, StoredPrecision::kFloat16);
+  const Checkpoint half = load_checkpoint(half_path);
+  for (size_t i = 0; i < full.tensors.size(); ++i)
+    EXPECT_TRUE(torch::equal(half.tensors[i].second,
+                             full.tensors[i].second.to(torch::kHalf).to(torch::kFloat)));
+  EXPECT_LT(half.file_bytes, full.file_bytes * 0.6 + 20000);
+}
+
+TEST(Checkpoint, SavedModelTranslatesLikeTheOriginal) {
+  const std::string path = testing::random_model_file("cosine");
+  const Translator a(path);
+  const std::string copy = testing::temporary_folder() + "/same.attnmodel";
+  save_checkpoint(copy, load_checkpoint(path), StoredPrecision::kFloat32);
+  const Translator b(copy);
+  const Translation x = a.translate("a b c"), y = b.translate("a b c");
+  EXPECT_EQ(x.tokens, y.tokens);
+  EXPECT_EQ(x.probabilities, y.probabilities);
+  EXPECT_EQ(a.info().parameters, b.info().parameters);
+}
+
+TEST(Checkpoint, SaveIsAtomic) {
+  const std::string path = testing::random_model_file("dot");
+  const std::string before = read_bytes(path);
+  Checkpoint checkpoint = load_checkpoint(path);
+  checkpoint.tensors.emplace_back("bad", torch::zeros({2}, torch::kInt));  // unsupported type
+  EXPECT_THROW(save_checkpoint(path, checkpoint, StoredPrecision::kFloat32), std::invalid_argument);
+  EXPECT_EQ(read_bytes(path), before);
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+    EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
+}
+
+TEST(Checkpoint, UnwritableFolderIsAnErrorAndLeavesNothing) {
+  Checkpoint checkpoint = load_checkpoint(testing::random_model_file("dot"));
+  EXPECT_THROW(save_checkpoint("/nonexistent-folder/x.attnmodel", checkpoint, StoredPrecision::kFloat16),
+               std::runtime_error);
+}
+
+TEST(BadCheckpoint, MissingEmptyDirectory) {
+  expect_error("/nonexistent/model.attnmodel", "does not exist");
+  expect_error(write_bytes(""), "is empty");
+  expect_error(testing::temporary_folder(), "is a directory");
+}
+
+TEST(BadCheckpoint, OtherProgramsFiles) {
+  expect_error(write_bytes("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "image.png"), "not an attnscope model file");
+  expect_error(write_bytes("\x80\x04\x95\x10\0\0\0\0\0\0\0}\x94.", "model.pkl"), "not an attnscope model file");
+  expect_error(write_bytes("hello, I am a text file\n", "notes.txt"), "not an attnscope model file");
+}
+
+TEST(BadCheckpoint, TruncatedAtEveryPart) {
+  const std::string whole = read_bytes(testing::random_model_file("location"));
+  for (size_t size : {size_t{10}, size_t{20}, size_t{40}, size_t{400}, whole.size() / 2, whole.size() - 1}) {
+    SCOPED_TRACE(size);
+    expect_error(write_bytes(whole.substr(0, size)), "truncated");
+  }
+}
+
+TEST(BadCheckpoint, BitFlipsAreCaughtByChecksums) {
+  const std::string whole = read_bytes(testing::random_model_file("general"));
+  for (size_t at : {size_t{40}, size_t{300}, whole.size() / 2, whole.size() - 3}) {
+    SCOPED_TRACE(at);
+    std::string flipped = whole;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x10);
+    expect_error(write_bytes(flipped), "corrupted");
+  }
+}
+
+TEST(BadCheckpoint, FutureFormatVersion) {
+  std::string bytes = read_bytes(testing::random_model_file("dot"));
+  bytes[16] = 7;  // the version field follows the 16-byte magic
+  expect_error(write_bytes(bytes), "format version 7");
+}
+
+TEST(BadCheckpoint, TrailingBytes) {
+  expect_error(write_bytes(read_bytes(testing::random_model_file("dot")) + "xyz"), "unexpected bytes");
+}
+
+TEST(BadCheckpoint, NoReadPermission) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads any file";
+  const std::string path = write_bytes(read_bytes(testing::random_model_file("dot")));
+  ::chmod(path.c_str(), 0);
+  expect_error(path, "cannot be read");
+}
+
+}  // namespace
+}  // namespace attnscope

@@ -1,0 +1,137 @@
+// Decoding contracts on a model trained for a few seconds on the copy task.
+#include <attnscope/translator.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "engine/test_models.h"
+
+namespace attnscope {
+namespace {
+
+const std::vector<std::string> kSentences = {"a b c d", "t s r q p o", "e e f", "j i h g f e d c"};
+
+class Decoding : public ::testing::TestWithParam<std::string> {
+ protected:
+  const Translator& translator() {
+    static std::map<std::string, std::unique_ptr<Translator>> cache;
+    auto& t = cache[GetParam()];
+    if (!t) t = std::make_unique<Translator>(testing::copy_model(GetParam()));
+    return *t;
+  }
+};
+
+void expect_attention_contract(const Translation& t) {
+  ASSERT_EQ(t.attention.size(), t.tokens.size());
+  for (const auto& row : t.attention) {
+    ASSERT_EQ(row.size(), t.source.tokens.size());
+    EXPECT_NEAR(std::accumulate(row.begin(), row.end(), 0.0), 1.0, 1e-5);
+  }
+}
+
+TEST_P(Decoding, GreedyResultsKeepTheAttentionContract) {
+  for (const auto& s : kSentences) {
+    const Translation t = translator().translate(s);
+    EXPECT_EQ(t.tokens.back(), "</s>") << s;
+    EXPECT_EQ(t.probabilities.size(), t.tokens.size());
+    expect_attention_contract(t);
+  }
+}
+
+TEST_P(Decoding, StepwiseEqualsBatchGreedy) {
+  for (const auto& s : kSentences) {
+    const Translation greedy = translator().translate(s);
+    auto session = translator().start(s, 3);
+    while (!session->finished()) session->step();
+    const Translation stepwise = session->translation();
+    EXPECT_EQ(stepwise.tokens, greedy.tokens) << s;
+    EXPECT_EQ(stepwise.probabilities, greedy.probabilities) << s;
+    EXPECT_EQ(stepwise.attention, greedy.attention) << s;
+  }
+}
+
+TEST_P(Decoding, BatchedGreedyEqualsOneByOne) {
+  const auto batch = translator().translate_batch(kSentences);
+  for (size_t i = 0; i < kSentences.size(); ++i) {
+    const Translation alone = translator().translate(kSentences[i]);
+    EXPECT_EQ(batch[i].tokens, alone.tokens) << kSentences[i];
+    for (size_t j = 0; j < alone.probabilities.size(); ++j)
+      EXPECT_NEAR(batch[i].probabilities[j], alone.probabilities[j], 1e-4);
+  }
+}
+
+TEST_P(Decoding, BeamOneEqualsGreedy) {
+  TranslationOptions beam1;
+  beam1.beam_size = 1;
+  TranslationOptions beam_search;
+  beam_search.beam_size = 1;
+  for (const auto& s : kSentences)
+    EXPECT_EQ(translator().translate(s, beam_search).tokens, translator().translate(s).tokens);
+}
+
+TEST_P(Decoding, BeamReturnsItsHypothesesBestFirst) {
+  TranslationOptions options;
+  options.beam_size = 4;
+  const auto nbest = translator().translate_nbest("a b c d e", options);
+  ASSERT_EQ(nbest.size(), 4u);
+  for (size_t i = 1; i < nbest.size(); ++i) EXPECT_GE(nbest[i - 1].score, nbest[i].score);
+  for (const auto& t : nbest) expect_attention_contract(t);
+  // The best beam hypothesis is at least as probable as the greedy one (by normalised score).
+  const Translation greedy = translator().translate("a b c d e");
+  EXPECT_GE(nbest[0].score, greedy.score / static_cast<float>(greedy.tokens.size()) - 1e-5);
+}
+
+TEST_P(Decoding, ForcedDecodingOfGreedyOutputGivesTheSameProbabilities) {
+  for (const auto& s : kSentences) {
+    const Translation greedy = translator().translate(s);
+    const Translation forced = translator().force_decode(s, greedy.text());
+    ASSERT_EQ(forced.tokens, greedy.tokens) << s;
+    for (size_t j = 0; j < greedy.probabilities.size(); ++j)
+      EXPECT_NEAR(forced.probabilities[j], greedy.probabilities[j], 1e-6);
+    expect_attention_contract(forced);
+  }
+}
+
+TEST_P(Decoding, SessionForceRewindAndFinish) {
+  auto session = translator().start("a b c", 4);
+  const Step first = session->step();
+  EXPECT_EQ(first.candidates.size(), 4u);
+  EXPECT_EQ(first.candidates[0].token, first.token);
+  EXPECT_FALSE(first.forced);
+  session->rewind();
+  EXPECT_TRUE(session->steps().empty());
+  const Step forced = session->force("t");
+  EXPECT_EQ(forced.token, "t");
+  EXPECT_TRUE(forced.forced);
+  EXPECT_LT(forced.probability, first.probability);
+  const Step after = session->step();  // continues from the forced token
+  EXPECT_EQ(session->steps().size(), 2u);
+  session->rewind(10);
+  EXPECT_TRUE(session->steps().empty());
+  while (!session->finished()) session->step();
+  EXPECT_EQ(session->steps().back().token, "</s>");
+  EXPECT_THROW(session->step(), std::logic_error);
+  (void)after;
+}
+
+TEST_P(Decoding, EmptyAndUnknownInput) {
+  EXPECT_TRUE(translator().translate("   ").tokens.empty());
+  const Translation t = translator().translate("a zebra b");
+  EXPECT_EQ(t.source.unknown_words, (std::vector<std::string>{"zebra"}));
+  EXPECT_EQ(t.source.unknown, (std::vector<bool>{false, true, false, false}));
+}
+
+TEST_P(Decoding, LongInputIsTruncatedVisibly) {
+  std::string longest;
+  for (int i = 0; i < 50; ++i) longest += "a ";
+  const Translation t = translator().translate(longest);
+  EXPECT_TRUE(t.source.truncated);
+  EXPECT_EQ(t.source.original_length, 50);
+  EXPECT_EQ(static_cast<int64_t>(t.source.tokens.size()), translator().info().config.max_source_length);
+}
+
+INSTANTIATE_TEST_SUITE_P(ContentAndLocation, Decoding, ::testing::Values("additive", "location"));
+
+}  // namespace
+}  // namespace attnscope

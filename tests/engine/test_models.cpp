@@ -1,0 +1,116 @@
+#include "engine/test_models.h"
+
+#include <attnscope/trainer.h>
+
+#include "checkpoint.h"
+#include "seq2seq.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <algorithm>
+#include <unistd.h>
+
+namespace attnscope::testing {
+
+namespace {
+namespace fs = std::filesystem;
+
+const fs::path& test_root() {
+  static const fs::path root = [] {
+    std::string pattern = (fs::temp_directory_path() / "attnscope-test-XXXXXX").string();
+    return fs::path(mkdtemp(pattern.data()));
+  }();
+  return root;
+}
+
+}  // namespace
+
+std::string temporary_folder() {
+  static const bool cleanup_registered = [] {
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(test_root(), ec);
+    });
+    return true;
+  }();
+  (void)cleanup_registered;
+  static int counter = 0;
+  const fs::path folder = test_root() / std::to_string(counter++);
+  fs::create_directories(folder);
+  return folder.string();
+}
+
+std::string write_task_corpus(const std::string& folder, const std::string& name, Task task,
+                              int count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> length(3, 8), word(0, 19);
+  const std::string prefix = folder + "/" + name;
+  std::ofstream source(prefix + ".src"), target(prefix + ".tgt");
+  for (int i = 0; i < count; ++i) {
+    std::vector<std::string> words(static_cast<size_t>(length(rng)));
+    for (auto& w : words) w = std::string(1, static_cast<char>('a' + word(rng)));
+    std::vector<std::string> output = words;
+    if (task == Task::kReverse) std::reverse(output.begin(), output.end());
+    for (size_t j = 0; j < words.size(); ++j) source << (j ? " " : "") << words[j];
+    for (size_t j = 0; j < output.size(); ++j) target << (j ? " " : "") << output[j];
+    source << '\n';
+    target << '\n';
+  }
+  return prefix;
+}
+
+std::string copy_model(const std::string& score) {
+  static std::map<std::string, std::string> cache;
+  if (auto it = cache.find(score); it != cache.end()) return it->second;
+  const std::string folder = temporary_folder();
+  const std::string train_prefix = write_task_corpus(folder, "train", Task::kCopy, 1200, 1);
+  const std::string valid = write_task_corpus(folder, "valid", Task::kCopy, 50, 2);
+  TrainOptions options;
+  options.source_path = train_prefix + ".src";
+  options.target_path = train_prefix + ".tgt";
+  options.validation_source_path = valid + ".src";
+  options.validation_target_path = valid + ".tgt";
+  options.output_path = folder + "/" + score + ".attnmodel";
+  options.model = tiny_config(score);
+  options.epochs = 4;
+  options.batch_size = 32;
+  options.label_smoothing = 0.0;
+  options.min_frequency = 1;
+  options.learning_rate = 3e-3;
+  attnscope::train(options);
+  return cache[score] = options.output_path;
+}
+
+std::string random_model_file(const std::string& score) {
+  std::vector<std::string> words = Vocabulary::special_tokens();
+  for (char c = 'a'; c <= 'j'; ++c) words.emplace_back(1, c);
+  Checkpoint checkpoint;
+  checkpoint.source_vocabulary = Vocabulary::from_tokens(words);
+  checkpoint.target_vocabulary = Vocabulary::from_tokens(words);
+  checkpoint.config = tiny_config(score, checkpoint.source_vocabulary.size(),
+                                  checkpoint.target_vocabulary.size());
+  torch::manual_seed(5);
+  Seq2Seq model(checkpoint.config);
+  checkpoint.tensors = parameter_tensors(*model);
+  const std::string path = temporary_folder() + "/random-" + score + ".attnmodel";
+  save_checkpoint(path, checkpoint, StoredPrecision::kFloat32);
+  return path;
+}
+
+ModelConfig tiny_config(const std::string& score, int64_t source_vocab, int64_t target_vocab) {
+  ModelConfig config;
+  config.score = score;
+  config.source_vocab = source_vocab;
+  config.target_vocab = target_vocab;
+  config.embedding = 16;
+  config.hidden = 32;
+  config.attention = 32;
+  config.dropout = 0.0;
+  config.max_source_length = 20;
+  return config;
+}
+
+}  // namespace attnscope::testing

@@ -1,0 +1,30 @@
+#pragma once
+// Tiny synthetic corpora and models the tests make themselves (no Multi30k needed).
+#include <string>
+#include <vector>
+
+#include <attnscope/model_config.h>
+
+namespace attnscope::testing {
+
+enum class Task { kCopy, kReverse };
+
+/// Writes `count` random sentences of words "a".."t" (3–8 words) and their copy or reversal
+/// to `<folder>/<name>.src` / `.tgt`; returns the common path prefix.
+std::string write_task_corpus(const std::string& folder, const std::string& name, Task task,
+                              int count, unsigned seed);
+
+/// A fresh temporary folder, removed with the test process.
+std::string temporary_folder();
+
+/// Trains (once per process, cached) a small model on the copy task and returns its path.
+std::string copy_model(const std::string& score = "additive");
+
+/// An untrained model (random weights, vocabularies "a".."j") saved to a fresh file.
+std::string random_model_file(const std::string& score = "additive");
+
+/// A model config small enough for unit tests.
+ModelConfig tiny_config(const std::string& score, int64_t source_vocab = 12,
+                        int64_t target_vocab = 14);
+
+}  // namespace attnscope::testing

@@ -1,0 +1,51 @@
+#include <attnscope/text.h>
+#include <gtest/gtest.h>
+
+namespace attnscope {
+namespace {
+
+using Tokens = std::vector<std::string>;
+
+TEST(Text, LowercasesGermanAndFrenchWithUnicodeRules) {
+  EXPECT_EQ(to_lower("ÄÖÜ STRAßE Élève ÇA"), "äöü straße élève ça");
+}
+
+TEST(Text, SplitsPunctuationAndKeepsWords) {
+  EXPECT_EQ(tokenize("Ein Mann, der läuft."), (Tokens{"ein", "mann", ",", "der", "läuft", "."}));
+  EXPECT_EQ(tokenize("l'été 2016!"), (Tokens{"l", "'", "été", "2016", "!"}));
+}
+
+TEST(Text, NormalisesDecomposedAccents) {
+  // "e" + combining acute is one word "é", the same as the precomposed letter.
+  EXPECT_EQ(tokenize("E\xCC\x81t\xC3\xA9"), (Tokens{"\xC3\xA9t\xC3\xA9"}));
+}
+
+TEST(Text, DropsWhitespaceControlsAndNul) {
+  const std::string text("a\tb\x01 c\0d\r\n", 10);
+  EXPECT_EQ(tokenize(text), (Tokens{"a", "b", "c", "d"}));
+  EXPECT_TRUE(tokenize("   \t ").empty());
+  EXPECT_TRUE(tokenize("").empty());
+}
+
+TEST(Text, InvalidUtf8NeverThrowsAndIsDropped) {
+  EXPECT_EQ(tokenize("ab\xFF\xFE" "cd"), (Tokens{"ab", "cd"}));
+  EXPECT_FALSE(is_valid_utf8("ab\xFF"));
+  EXPECT_FALSE(is_valid_utf8("\xC3"));          // cut off
+  EXPECT_FALSE(is_valid_utf8("\xC0\x80"));      // overlong NUL
+  EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));  // surrogate
+  EXPECT_TRUE(is_valid_utf8("straße 😀"));
+}
+
+TEST(Text, SymbolsAndSpecialTokenLookalikesAreSplit) {
+  EXPECT_EQ(tokenize("<unk> </s>"), (Tokens{"<", "unk", ">", "<", "/", "s", ">"}));
+  EXPECT_EQ(tokenize("😀!"), (Tokens{"😀", "!"}));
+  EXPECT_EQ(tokenize("东京"), (Tokens{"东京"}));
+}
+
+TEST(Text, JoinTokens) {
+  EXPECT_EQ(join_tokens({"a", "b", "."}), "a b .");
+  EXPECT_EQ(join_tokens({}), "");
+}
+
+}  // namespace
+}  // namespace attnscope
