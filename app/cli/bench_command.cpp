@@ -1,0 +1,76 @@
+#include <attnscope/benchmark.h>
+#include <attnscope/model_catalog.h>
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "cli/command.h"
+
+namespace attnscope::cli {
+namespace {
+
+// Python's round(x, digits), so both implementations print figures alike.
+double rounded(double value, int digits) {
+  const double scale = std::pow(10.0, digits);
+  return std::round(value * scale) / scale;
+}
+
+// The reference script's keys, in its order, then the engine's extra figures.
+std::string to_json_line(const BenchResult& r) {
+  nlohmann::ordered_json j;
+  j["impl"] = "attnscope-cpp";
+  j["torch"] = r.torch_version;
+  j["threads"] = r.threads;
+  j["emb"] = r.config.embedding;
+  j["hidden"] = r.config.hidden;
+  j["score"] = r.config.score;
+  j["batch"] = r.batch_size;
+  j["src_vocab"] = r.config.source_vocab;
+  j["tgt_vocab"] = r.config.target_vocab;
+  j["params"] = r.parameters;
+  j["train_sent_per_s"] = rounded(r.train_sentences_per_second, 2);
+  j["train_tgt_tok_per_s"] = rounded(r.train_target_tokens_per_second, 1);
+  j["decode_ms_per_token"] = rounded(r.decode_ms_per_token, 4);
+  j["decode_ms_per_sent"] = rounded(r.decode_ms_per_sentence, 3);
+  j["train_flops_per_sent"] = std::llround(r.train_flops_per_sentence);
+  j["gemm_gflops"] = rounded(r.gemm_gflops, 2);
+  j["mfu"] = rounded(r.mfu, 4);
+  return j.dump();
+}
+
+}  // namespace
+
+Action add_bench_command(CLI::App& app) {
+  auto o = std::make_shared<BenchOptions>();
+  o->data_dir = "../shared/data/multi30k";
+  app.add_option("--data", o->data_dir, "folder with Multi30k's train.en.gz and train.de.gz")
+      ->capture_default_str();
+  app.add_option("--emb", o->embedding, "embedding size")->capture_default_str();
+  app.add_option("--hidden", o->hidden, "GRU size")->capture_default_str();
+  app.add_option("--score", o->score, "attention score function")
+      ->check(CLI::IsMember(score_function_names()))
+      ->capture_default_str();
+  app.add_option("--batch", o->batch_size, "sentences per training batch")->capture_default_str();
+  app.add_option("--min-freq", o->min_frequency, "vocabulary: minimum word count")
+      ->capture_default_str();
+  app.add_option("--train-batches", o->train_batches, "timed training batches (after 3 warm-up)")
+      ->capture_default_str();
+  app.add_option("--decode-sentences", o->decode_sentences, "sentences decoded greedily, batch 1")
+      ->capture_default_str();
+  app.add_option("--decode-steps", o->decode_steps, "fixed greedy steps per sentence")
+      ->capture_default_str();
+  add_threads_option(app, o->threads);
+  return [o] {
+    if (!std::filesystem::is_directory(o->data_dir))
+      throw std::invalid_argument("data folder '" + o->data_dir +
+                                  "' not found; give --data DIR with train.en.gz and train.de.gz");
+    std::cout << to_json_line(run_benchmark(*o)) << std::endl;
+    return 0;
+  };
+}
+
+}  // namespace attnscope::cli

@@ -1,0 +1,292 @@
+#include "attnscope/benchmark.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <filesystem>
+#include <limits>
+
+#include "attnscope/errors.h"
+#include "attnscope/model_catalog.h"
+#include "attnscope/translator.h"
+#include "parallel_corpus.h"
+#include "search.h"
+#include "seq2seq.h"
+
+namespace attnscope {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// CPython's random module (MT19937 seeded by init_by_array, shuffle by rejection sampling), so
+// the timed batches are the very batches the reference script times after random.seed(0):
+// batch lengths vary a lot, and 40 of 454 batches is too few to average that out.
+class PythonRandom {
+ public:
+  explicit PythonRandom(uint32_t seed) {
+    // random.seed(n) for a small non-negative int is init_by_array with the key {n}.
+    init_genrand(19650218u);
+    const uint32_t key = seed;
+    size_t i = 1;
+    for (size_t k = kN; k > 0; --k) {
+      state_[i] = (state_[i] ^ ((state_[i - 1] ^ (state_[i - 1] >> 30)) * 1664525u)) + key;
+      if (++i >= kN) {
+        state_[0] = state_[kN - 1];
+        i = 1;
+      }
+    }
+    for (size_t k = kN - 1; k > 0; --k) {
+      state_[i] = (state_[i] ^ ((state_[i - 1] ^ (state_[i - 1] >> 30)) * 1566083941u)) -
+                  static_cast<uint32_t>(i);
+      if (++i >= kN) {
+        state_[0] = state_[kN - 1];
+        i = 1;
+      }
+    }
+    state_[0] = 0x80000000u;
+  }
+
+  // random.shuffle(x): for i from len-1 down to 1, swap x[i] with x[randbelow(i + 1)].
+  template <typename T>
+  void shuffle(std::vector<T>& items) {
+    for (size_t i = items.size(); i-- > 1;) std::swap(items[i], items[below(i + 1)]);
+  }
+
+ private:
+  static constexpr size_t kN = 624, kM = 397;
+
+  void init_genrand(uint32_t s) {
+    state_[0] = s;
+    for (size_t i = 1; i < kN; ++i)
+      state_[i] = 1812433253u * (state_[i - 1] ^ (state_[i - 1] >> 30)) + static_cast<uint32_t>(i);
+    index_ = kN;
+  }
+
+  uint32_t next() {
+    if (index_ >= kN) {
+      for (size_t k = 0; k < kN; ++k) {
+        const uint32_t y = (state_[k] & 0x80000000u) | (state_[(k + 1) % kN] & 0x7fffffffu);
+        state_[k] = state_[(k + kM) % kN] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+      }
+      index_ = 0;
+    }
+    uint32_t y = state_[index_++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    return y;
+  }
+
+  // _randbelow_with_getrandbits(n) for n < 2^32: getrandbits(n.bit_length()) until below n.
+  size_t below(size_t n) {
+    int bits = 0;
+    while ((n >> bits) != 0) ++bits;
+    uint32_t r;
+    do r = next() >> (32 - bits);
+    while (r >= n);
+    return r;
+  }
+
+  std::array<uint32_t, kN> state_{};
+  size_t index_ = kN;
+};
+
+void validate(const BenchOptions& o) {
+  if (!is_score_function(o.score))
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("unknown score function '", o.score,
+                                     "' (dot, general, additive, scaled_dot, cosine, location)");
+  if (o.embedding < 1 || o.hidden < 1)
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("--emb and --hidden must be at least 1");
+  if (o.batch_size < 1) ATTNSCOPE_THROW_INVALID_ARGUMENT("--batch must be at least 1");
+  if (o.min_frequency < 1) ATTNSCOPE_THROW_INVALID_ARGUMENT("--min-freq must be at least 1");
+  if (o.train_batches < 1) ATTNSCOPE_THROW_INVALID_ARGUMENT("--train-batches must be at least 1");
+  if (o.decode_sentences < 1 || o.decode_steps < 1)
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("--decode-sentences and --decode-steps must be at least 1");
+  if (o.threads < 0) ATTNSCOPE_THROW_INVALID_ARGUMENT("--threads must not be negative");
+}
+
+std::string corpus_file(const BenchOptions& o, const char* name) {
+  const std::filesystem::path path = std::filesystem::path(o.data_dir) / name;
+  if (!std::filesystem::is_regular_file(path))
+    ATTNSCOPE_THROW_RUNTIME_ERROR("benchmark corpus '", path.string(), "' not found");
+  return path.string();
+}
+
+constexpr int kWarmupBatches = 3;  // as in the reference: first-call allocations stay untimed
+
+}  // namespace
+
+double training_flops(const ModelConfig& c, double source, double target,
+                      double source_x_target) {
+  const double E = static_cast<double>(c.embedding), H = static_cast<double>(c.hidden);
+  const double A = static_cast<double>(c.attention), V = static_cast<double>(c.target_vocab);
+  // Multiply-adds of one forward pass. Per source token: both encoder directions.
+  double per_source = 2 * 3 * H * (E + H);
+  double once = 2 * H * H;  // bridge
+  // Per target step: decoder GRU cell on [embedding; context] and the output layer.
+  double per_target = 3 * H * (E + 2 * H) + 3 * H * H;
+  per_target += c.tied_readout ? (3 * H + E) * E + E * V : (3 * H + E) * V;
+  // Per target step and source position: the context vector Σ aₛhₛ, plus the score.
+  double per_pair = 2 * H;
+  if (c.score == "additive") {
+    per_source += 2 * H * A;  // keys W₁h
+    per_target += H * A;      // W₂s
+    per_pair += A;            // vᵀtanh(.)
+  } else if (c.score == "general") {
+    per_source += 2 * H * H;
+    per_pair += H;
+  } else if (c.score == "location") {
+    per_target += H * static_cast<double>(c.max_source_length);
+  } else {  // dot, scaled_dot, cosine: the directions are summed, not multiplied
+    per_pair += H;
+  }
+  const double forward_macs =
+      once + per_source * source + per_target * target + per_pair * source_x_target;
+  return 3.0 * 2.0 * forward_macs;  // forward + backward (2× forward), 2 FLOPs per MAC
+}
+
+double measure_gemm_gflops(int repeats) {
+  torch::NoGradGuard no_grad;
+  constexpr int64_t n = 2048;
+  const torch::Tensor a = torch::randn({n, n}), b = torch::randn({n, n});
+  torch::Tensor c = torch::mm(a, b);
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < std::max(1, repeats); ++i) {
+    const auto start = Clock::now();
+    torch::mm_out(c, a, b);
+    best = std::min(best, seconds_since(start));
+  }
+  return 2.0 * n * n * n / best / 1e9;
+}
+
+BenchResult run_benchmark(const BenchOptions& options) {
+  validate(options);
+  const std::string source_path = corpus_file(options, "train.en.gz");
+  const std::string target_path = corpus_file(options, "train.de.gz");
+  set_thread_count(options.threads);
+  torch::manual_seed(0);
+
+  ModelConfig config;
+  config.score = options.score;
+  config.embedding = options.embedding;
+  config.hidden = options.hidden;
+  config.attention = options.hidden;
+  config.tied_readout = false;  // the reference's single linear output layer
+  config.dropout = 0.0;         // the reference has no dropout
+
+  const TokenizedPairs text = read_parallel(source_path, target_path, config.max_source_length - 1);
+  const Vocabulary source_vocabulary = Vocabulary::build(text.source, options.min_frequency);
+  const Vocabulary target_vocabulary = Vocabulary::build(text.target, options.min_frequency);
+  config.source_vocab = source_vocabulary.size();
+  config.target_vocab = target_vocabulary.size();
+  std::vector<IdPair> pairs = to_ids(text, source_vocabulary, target_vocabulary);
+  // The reference sorts by source length only (a stable sort), cuts batches, shuffles them.
+  std::stable_sort(pairs.begin(), pairs.end(), [](const IdPair& a, const IdPair& b) {
+    return a.source.size() < b.source.size();
+  });
+  std::vector<std::vector<size_t>> batches;
+  for (size_t start = 0; start < pairs.size(); start += static_cast<size_t>(options.batch_size)) {
+    std::vector<size_t> batch;
+    for (size_t i = start; i < std::min(pairs.size(), start + options.batch_size); ++i)
+      batch.push_back(i);
+    batches.push_back(std::move(batch));
+  }
+  PythonRandom(0).shuffle(batches);
+  const int timed = std::min<int>(options.train_batches,
+                                  static_cast<int>(batches.size()) - kWarmupBatches);
+  if (timed < 1)
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("the corpus gives only ", batches.size(), " batches of ",
+                                     options.batch_size, ": too few to time after ",
+                                     kWarmupBatches, " warm-up batches");
+
+  Seq2Seq model(config);
+  BenchResult result;
+  result.config = config;
+  result.batch_size = options.batch_size;
+  result.parameters = model->parameter_count();
+  result.torch_version = TORCH_VERSION;
+  result.threads = torch::get_num_threads();
+
+  // Training: the engine's teacher-forcing path, as the trainer runs it.
+  torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
+  model->train();
+  int64_t sentences = 0, tokens = 0;
+  double source_sum = 0, target_sum = 0, product_sum = 0;
+  auto start = Clock::now();
+  for (int i = 0; i < kWarmupBatches + timed; ++i) {
+    if (i == kWarmupBatches) {
+      start = Clock::now();
+      sentences = tokens = 0;
+    }
+    const Batch batch = make_batch(pairs, batches[static_cast<size_t>(i)]);
+    const int64_t steps = batch.target.size(1) - 1;
+    const torch::Tensor inputs = batch.target.narrow(1, 0, steps);
+    const torch::Tensor expected = batch.target.narrow(1, 1, steps);
+    const torch::Tensor logits = model->forward(batch.source, batch.lengths, inputs);
+    const torch::Tensor loss = torch::nn::functional::cross_entropy(
+        logits.reshape({-1, logits.size(-1)}), expected.reshape(-1),
+        torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Vocabulary::kPad));
+    optimizer.zero_grad();
+    loss.backward();
+    torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
+    optimizer.step();
+    sentences += batch.source.size(0);
+    tokens += batch.target_tokens;
+    if (i >= kWarmupBatches) {
+      for (size_t p : batches[static_cast<size_t>(i)]) {
+        const double s = static_cast<double>(pairs[p].source.size());
+        const double t = static_cast<double>(pairs[p].target.size() - 1);
+        source_sum += s;
+        target_sum += t;
+        product_sum += s * t;
+      }
+    }
+  }
+  const double train_seconds = seconds_since(start);
+  result.train_sentences_per_second = static_cast<double>(sentences) / train_seconds;
+  result.train_target_tokens_per_second = static_cast<double>(tokens) / train_seconds;
+  result.mean_source_length = source_sum / static_cast<double>(sentences);
+  result.mean_target_length = target_sum / static_cast<double>(sentences);
+  result.mean_source_x_target = product_sum / static_cast<double>(sentences);
+
+  // Decoding: greedy, one sentence at a time, a fixed number of steps, encoding included.
+  std::vector<const IdPair*> decode_pairs;
+  const size_t stride = std::max<size_t>(1, pairs.size() / static_cast<size_t>(options.decode_sentences));
+  for (size_t i = 0; i < pairs.size() && decode_pairs.size() < static_cast<size_t>(options.decode_sentences);
+       i += stride)
+    decode_pairs.push_back(&pairs[i]);
+  model->eval();
+  {
+    c10::InferenceMode inference;
+    start = Clock::now();
+    for (const IdPair* pair : decode_pairs) {
+      const EncodedBatch encoded = encode_sources(model, {pair->source});
+      torch::Tensor state = encoded.initial_state;
+      torch::Tensor previous = torch::full({1}, Vocabulary::kBos, torch::kLong);
+      for (int step = 0; step < options.decode_steps; ++step) {
+        DecoderStep out = model->step(encoded.context, state, previous);
+        state = out.state;
+        previous = out.logits.argmax(1);
+      }
+    }
+    const double decode_seconds = seconds_since(start);
+    const auto count = static_cast<double>(decode_pairs.size());
+    result.decode_ms_per_sentence = decode_seconds * 1000.0 / count;
+    result.decode_ms_per_token = result.decode_ms_per_sentence / options.decode_steps;
+  }
+
+  result.train_flops_per_sentence =
+      training_flops(config, result.mean_source_length, result.mean_target_length,
+                     result.mean_source_x_target);
+  result.gemm_gflops = measure_gemm_gflops();
+  result.mfu = result.train_sentences_per_second * result.train_flops_per_sentence /
+               (result.gemm_gflops * 1e9);
+  return result;
+}
+
+}  // namespace attnscope
