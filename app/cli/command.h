@@ -14,6 +14,7 @@ Action add_translate_command(CLI::App& app);
 Action add_train_command(CLI::App& app);
 Action add_eval_command(CLI::App& app);
 Action add_models_command(CLI::App& app);
+Action add_export_command(CLI::App& app);
 Action add_bench_command(CLI::App& app);
 
 /// --score NAME | --model FILE, resolved to a model path (default: the additive model).

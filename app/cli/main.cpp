@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   add("train", "train a model on a parallel corpus", add_train_command);
   add("eval", "BLEU of a model on a test set", add_eval_command);
   add("models", "list the installed models", add_models_command);
+  add("export", "render attention heatmaps to PNG, PDF, SVG, CSV or JSON", add_export_command);
   add("bench", "training and decoding speed, comparable with the Python reference", add_bench_command);
   try {
     app.parse(argc, argv);

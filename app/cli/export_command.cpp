@@ -1,0 +1,92 @@
+// attnscope-cli export: the app's heatmap rendering, headless (QT_QPA_PLATFORM=offscreen when
+// there is no display).
+#include <attnscope/model_catalog.h>
+#include <attnscope/translator.h>
+
+#include <QApplication>
+#include <QFileInfo>
+#include <memory>
+
+#include "attention_matrix.h"
+#include "cli/command.h"
+#include "exporter.h"
+#include "heatmap_plot.h"
+
+namespace attnscope::cli {
+namespace {
+
+struct ExportCommand {
+  std::string score = "additive";
+  std::string model;
+  std::string out;
+  std::string reference;
+  int width = 0, height = 0;
+  int threads = 0;
+  std::vector<std::string> sentence;
+};
+
+int run(const ExportCommand& c) {
+  if (!ui::exportFormatFor(QString::fromStdString(c.out)))
+    throw std::invalid_argument("cannot export to '" + c.out +
+                                "': unknown file type (use .png, .pdf, .svg, .csv or .json)");
+  std::string sentence;
+  for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
+  const bool grid = c.score == "all" && c.model.empty();
+  std::vector<std::pair<std::string, std::string>> models;  // title, path
+  if (!c.model.empty()) models.emplace_back(QFileInfo(QString::fromStdString(c.model)).completeBaseName().toStdString(), c.model);
+  else if (grid)
+    for (const auto& info : installed_models()) models.emplace_back(info.config.score, info.path);
+  else models.emplace_back(c.score, resolve_model(c.score));
+  if (models.empty()) throw std::runtime_error("no installed models to export");
+
+  if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  // Qt's warnings (no XDG_RUNTIME_DIR under a plain shell, offscreen plugin notes) are not the
+  // user's business here; real failures arrive as exceptions with their own message.
+  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& text) {
+    if (type == QtCriticalMsg || type == QtFatalMsg) fprintf(stderr, "%s\n", qPrintable(text));
+  });
+  static int argc = 1;
+  static char name[] = "attnscope-cli";
+  static char* argv[] = {name, nullptr};
+  QApplication app(argc, argv);
+
+  std::vector<std::unique_ptr<ui::HeatmapPlot>> owned;
+  QList<ui::HeatmapPlot*> plots;
+  for (const auto& [title, path] : models) {
+    const Translator translator(path);
+    const Translation t = c.reference.empty() ? translator.translate(sentence)
+                                              : translator.force_decode(sentence, c.reference);
+    owned.push_back(std::make_unique<ui::HeatmapPlot>());
+    owned.back()->setMatrix(ui::AttentionMatrix::fromTranslation(t, QString::fromStdString(title)));
+    plots << owned.back().get();
+  }
+  if (plots.size() > 1) ui::HeatmapPlot::shareDataRange(plots);
+  ui::ExportOptions options;
+  options.size = grid ? QSize(1500, 900) : QSize(900, 700);
+  if (c.width > 0) options.size.setWidth(c.width);
+  if (c.height > 0) options.size.setHeight(c.height);
+  ui::exportHeatmaps(plots, QString::fromStdString(c.out), options);
+  return 0;
+}
+
+}  // namespace
+
+Action add_export_command(CLI::App& app) {
+  auto c = std::make_shared<ExportCommand>();
+  std::vector<std::string> choices = score_function_names();
+  choices.push_back("all");
+  auto* score = app.add_option("--score", c->score, "score function, or 'all' for the compare grid")
+                    ->check(CLI::IsMember(choices));
+  app.add_option("--model", c->model, "model file")->excludes(score);
+  app.add_option("--out", c->out, "output file: .png, .pdf, .svg, .csv or .json")->required();
+  app.add_option("--reference", c->reference, "force-decode this target sentence instead of translating");
+  app.add_option("--width", c->width, "picture width in pixels")->check(CLI::Range(16, 20000));
+  app.add_option("--height", c->height, "picture height in pixels")->check(CLI::Range(16, 20000));
+  add_threads_option(app, c->threads);
+  app.add_option("sentence", c->sentence, "the English sentence")->required();
+  return [c] { return run(*c); };
+}
+
+}  // namespace attnscope::cli

@@ -1,0 +1,256 @@
+// QtTest on the real widgets (QT_QPA_PLATFORM=offscreen): the window over six small untrained
+// models, one per score function, made by the test itself.
+#include <attnscope/model_catalog.h>
+
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "candidates_view.h"
+#include "compare_view.h"
+#include "engine/test_models.h"
+#include "heatmap_plot.h"
+#include "history_line_edit.h"
+#include "main_window.h"
+#include "step_panel.h"
+
+using namespace attnscope::ui;
+
+class MainWindowTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase();
+  void init();
+  void cleanup();
+  void enterShowsHeatmapWithTokensAndNormalisedRows();
+  void steppingAddsAndRemovesRows();
+  void forcingACandidateChangesTheToken();
+  void switchingScoreFunctionChangesTheMatrix();
+  void compareGridHoldsSixPlotsAndCommonTargetSharesAxes();
+  void exportWritesValidFilesOfTheRequestedSize();
+  void corruptModelShowsErrorAndWindowStaysUsable();
+  void historyWalksBackAndForth();
+
+ private:
+  void typeAndTranslate(const QString& sentence);
+  QStringList tickLabels(QCPAxis* axis) const;
+
+  QTemporaryDir models_;
+  std::unique_ptr<MainWindow> window_;
+};
+
+void MainWindowTest::initTestCase() {
+  QVERIFY(models_.isValid());
+  for (const std::string& score : attnscope::score_function_names()) {
+    const QString made = QString::fromStdString(attnscope::testing::random_model_file(score));
+    QVERIFY(QFile::copy(made, models_.filePath(QString::fromStdString(score) + ".attnmodel")));
+  }
+  qputenv("ATTNSCOPE_MODEL_DIR", models_.path().toUtf8());
+  QStandardPaths::setTestModeEnabled(true);  // settings go to a throw-away place
+}
+
+void MainWindowTest::init() {
+  window_ = std::make_unique<MainWindow>();
+  window_->selectModel("additive");
+  window_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+}
+
+void MainWindowTest::cleanup() { window_.reset(); }
+
+void MainWindowTest::typeAndTranslate(const QString& sentence) {
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  window_->sourceEdit()->clear();
+  QTest::keyClicks(window_->sourceEdit(), sentence);
+  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
+  QVERIFY(updated.wait(10000));
+}
+
+QStringList MainWindowTest::tickLabels(QCPAxis* axis) const {
+  return qSharedPointerCast<QCPAxisTickerText>(axis->ticker())->ticks().values();
+}
+
+void MainWindowTest::enterShowsHeatmapWithTokensAndNormalisedRows() {
+  typeAndTranslate("a b c d");
+  const AttentionMatrix& m = window_->heatmap()->matrix();
+  QCOMPARE(m.sourceTokens, QStringList({"a", "b", "c", "d", "</s>"}));
+  QVERIFY(m.rows() > 0);
+  QCOMPARE(m.targetTokens.size(), m.rows());
+  for (const auto& row : m.weights) {
+    QCOMPARE(row.size(), 5);
+    double sum = 0;
+    for (double w : row) sum += w;
+    QVERIFY(qAbs(sum - 1.0) < 1e-5);
+  }
+  QCOMPARE(tickLabels(window_->heatmap()->xAxis), m.sourceTokens);
+  QCOMPARE(tickLabels(window_->heatmap()->yAxis), m.targetTokens);
+  auto* map = qobject_cast<QCPColorMap*>(window_->heatmap()->plottable(0));
+  QVERIFY(map);
+  QCOMPARE(map->data()->keySize(), 5);
+  QCOMPARE(map->data()->valueSize(), m.rows());
+  QCOMPARE(window_->outputLabel()->text().isEmpty(), false);
+}
+
+void MainWindowTest::steppingAddsAndRemovesRows() {
+  typeAndTranslate("a b c");
+  const int full = window_->heatmap()->matrix().rows();
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  QTest::keyClick(window_->heatmap(), Qt::Key_Home);
+  QVERIFY(updated.wait(5000));
+  QCOMPARE(window_->heatmap()->matrix().rows(), 0);
+  const int k = std::min(3, full);
+  for (int i = 1; i <= k; ++i) {
+    QTest::keyClick(window_->heatmap(), Qt::Key_Right);
+    QVERIFY(updated.wait(5000));
+    QCOMPARE(window_->heatmap()->matrix().rows(), i);
+    QCOMPARE(window_->heatmap()->currentRow(), i - 1);  // the newest row is highlighted
+  }
+  QTest::keyClick(window_->heatmap(), Qt::Key_Left);
+  QVERIFY(updated.wait(5000));
+  QCOMPARE(window_->heatmap()->matrix().rows(), k - 1);
+}
+
+void MainWindowTest::forcingACandidateChangesTheToken() {
+  typeAndTranslate("a b c");
+  const QString before = window_->heatmap()->matrix().targetTokens.value(0);
+  QSignalSpy rowClicked(window_->heatmap(), &HeatmapPlot::rowClicked);
+  Q_EMIT window_->heatmap()->rowClicked(0);  // select the first step
+  CandidatesView* candidates = window_->stepPanel()->candidates();
+  QVERIFY(candidates->count() >= 2);
+  const QString alternative = candidates->item(1)->data(Qt::UserRole).toString();
+  QVERIFY(alternative != before);
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  QTest::mouseClick(candidates->viewport(), Qt::LeftButton, {},
+                    candidates->visualItemRect(candidates->item(1)).center());
+  QVERIFY(updated.wait(5000));
+  QCOMPARE(window_->heatmap()->matrix().targetTokens.value(0), alternative);
+  QVERIFY(window_->session()->steps.front().forced);
+}
+
+void MainWindowTest::switchingScoreFunctionChangesTheMatrix() {
+  typeAndTranslate("a b c d e");
+  const AttentionMatrix additive = window_->heatmap()->matrix();
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  window_->modelBox()->setCurrentText("location");
+  QVERIFY(updated.wait(5000));
+  const AttentionMatrix location = window_->heatmap()->matrix();
+  QCOMPARE(location.sourceTokens, additive.sourceTokens);
+  QVERIFY(location.weights != additive.weights);
+  QCOMPARE(window_->session()->modelKey, QString("location"));
+}
+
+void MainWindowTest::compareGridHoldsSixPlotsAndCommonTargetSharesAxes() {
+  typeAndTranslate("a b c");
+  QSignalSpy compared(window_.get(), &MainWindow::compareUpdated);
+  window_->showCompare(true);
+  QVERIFY(compared.wait(10000));
+  CompareView* view = window_->compareView();
+  QCOMPARE(view->plots().size(), 6);
+  view->modeBox()->setCurrentIndex(2);  // common target: the output of a model
+  QVERIFY(compared.wait(10000));
+  const AttentionMatrix& first = view->plots().front()->matrix();
+  QVERIFY(first.rows() > 0);
+  QSet<QString> titles;
+  for (HeatmapPlot* plot : view->plots()) {
+    QCOMPARE(plot->matrix().sourceTokens, first.sourceTokens);
+    QCOMPARE(plot->matrix().targetTokens, first.targetTokens);
+    QCOMPARE(plot->dataRange(), view->plots().front()->dataRange());  // one shared scale
+    titles.insert(plot->matrix().title);
+  }
+  QCOMPARE(titles.size(), 6);
+  view->differenceBox()->setChecked(true);
+  QVERIFY(view->differencePlot()->isVisible());
+  QCOMPARE(view->differencePlot()->matrix().rows(), first.rows());
+  // Hovering one plot outlines the same cell everywhere.
+  Q_EMIT view->plots()[0]->cellHovered(0, 1);
+  for (HeatmapPlot* plot : view->plots()) {
+    bool outlined = false;
+    for (int i = 0; i < plot->itemCount(); ++i)
+      if (auto* rect = qobject_cast<QCPItemRect*>(plot->item(i)))
+        outlined |= rect->visible() && qFuzzyCompare(rect->topLeft->coords().x() + 1.0, 0.5 + 1.0);
+    QVERIFY(outlined);
+  }
+}
+
+void MainWindowTest::exportWritesValidFilesOfTheRequestedSize() {
+  typeAndTranslate("a b c d");
+  const AttentionMatrix m = window_->heatmap()->matrix();
+  QTemporaryDir out;
+  ExportOptions options;
+  options.size = QSize(640, 480);
+  options.scale = 2.0;
+  window_->exportTo(out.filePath("h.png"), options);
+  const QImage png(out.filePath("h.png"));
+  QCOMPARE(png.size(), QSize(1280, 960));
+  options.scale = 1.0;
+  window_->exportTo(out.filePath("h.pdf"), options);
+  QFile pdf(out.filePath("h.pdf"));
+  QVERIFY(pdf.open(QIODevice::ReadOnly));
+  const QByteArray pdfBytes = pdf.readAll();
+  QVERIFY(pdfBytes.startsWith("%PDF-"));
+  QVERIFY(QRegularExpression(R"(/MediaBox \[0 0 640(\.0+)? 480(\.0+)?\])").match(pdfBytes).hasMatch());
+  window_->exportTo(out.filePath("h.svg"), options);
+  QFile svg(out.filePath("h.svg"));
+  QVERIFY(svg.open(QIODevice::ReadOnly));
+  const QByteArray svgBytes = svg.readAll();
+  QVERIFY(svgBytes.contains("<svg"));
+  QVERIFY(svgBytes.contains("viewBox=\"0 0 640 480\""));
+  window_->exportTo(out.filePath("h.csv"), options);
+  QFile csv(out.filePath("h.csv"));
+  QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+  const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+  QCOMPARE(lines.size(), m.rows() + 1);
+  QCOMPARE(lines.front().split(',').size(), m.columns() + 1);
+  window_->exportTo(out.filePath("h.json"), options);
+  QFile json(out.filePath("h.json"));
+  QVERIFY(json.open(QIODevice::ReadOnly));
+  const QJsonObject root = QJsonDocument::fromJson(json.readAll()).object();
+  QCOMPARE(root["attention"].toArray().size(), m.rows());
+  QCOMPARE(root["attention"].toArray()[0].toArray().size(), m.columns());
+  // An unknown extension is an error dialog, not a file.
+  window_->exportTo(out.filePath("h.bmpx"), options);
+  QVERIFY(!QFile::exists(out.filePath("h.bmpx")));
+  QTRY_VERIFY(window_->findChild<QMessageBox*>() != nullptr);
+}
+
+void MainWindowTest::corruptModelShowsErrorAndWindowStaysUsable() {
+  QTemporaryDir dir;
+  QFile bad(dir.filePath("broken.attnmodel"));
+  QVERIFY(bad.open(QIODevice::WriteOnly));
+  bad.write("ATTNSCOPE-MODEL\n\x01\x00");
+  bad.close();
+  QVERIFY(!window_->openModelFile(dir.filePath("broken.attnmodel")));
+  QMessageBox* box = nullptr;
+  QTRY_VERIFY((box = window_->findChild<QMessageBox*>()) != nullptr);
+  QVERIFY(box->text().contains("truncated"));
+  QVERIFY(box->text().contains("broken.attnmodel"));
+  box->close();
+  QCOMPARE(window_->modelBox()->findText("broken"), -1);
+  typeAndTranslate("a b");  // still works
+  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+}
+
+void MainWindowTest::historyWalksBackAndForth() {
+  typeAndTranslate("a");
+  typeAndTranslate("b c");
+  HistoryLineEdit* edit = window_->sourceEdit();
+  edit->clear();
+  QTest::keyClick(edit, Qt::Key_Up);
+  QCOMPARE(edit->text(), QString("b c"));
+  QTest::keyClick(edit, Qt::Key_Up);
+  QCOMPARE(edit->text(), QString("a"));
+  QTest::keyClick(edit, Qt::Key_Down);
+  QCOMPARE(edit->text(), QString("b c"));
+}
+
+QTEST_MAIN(MainWindowTest)
+#include "main_window_test.moc"

@@ -1,0 +1,164 @@
+#include "compare_view.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QVBoxLayout>
+
+#include "colormaps.h"
+#include "heatmap_plot.h"
+
+namespace attnscope::ui {
+namespace {
+constexpr int kGridColumns = 3;
+}
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+  mode_ = new QComboBox(this);
+  mode_->addItem(tr("Each model's own translation"));
+  mode_->addItem(tr("Common target: reference"));
+  mode_->addItem(tr("Common target: output of"));
+  reference_ = new QLineEdit(this);
+  reference_->setPlaceholderText(tr("German reference translation, then Enter"));
+  commonModel_ = new QComboBox(this);
+  showDifference_ = new QCheckBox(tr("Difference"), this);
+  differenceA_ = new QComboBox(this);
+  differenceB_ = new QComboBox(this);
+  status_ = new QLabel(this);
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(mode_);
+  controls->addWidget(commonModel_);
+  controls->addWidget(reference_, 1);
+  controls->addWidget(showDifference_);
+  controls->addWidget(differenceA_);
+  controls->addWidget(new QLabel(QStringLiteral("−"), this));
+  controls->addWidget(differenceB_);
+
+  grid_ = new QGridLayout;
+  grid_->setSpacing(2);
+  difference_ = new HeatmapPlot(this);
+  difference_->setGradient(divergingColormap());
+  difference_->setVisible(false);
+
+  auto* body = new QHBoxLayout;
+  body->addLayout(grid_, 3);
+  body->addWidget(difference_, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addLayout(body, 1);
+  layout->addWidget(status_);
+
+  connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
+    updateControls();
+    Q_EMIT compareRequested();
+  });
+  connect(commonModel_, &QComboBox::currentIndexChanged, this, [this] {
+    if (mode_->currentIndex() == 2) Q_EMIT compareRequested();
+  });
+  connect(reference_, &QLineEdit::returnPressed, this, &CompareView::compareRequested);
+  for (QComboBox* box : {differenceA_, differenceB_})
+    connect(box, &QComboBox::currentIndexChanged, this, &CompareView::updateDifference);
+  connect(showDifference_, &QCheckBox::toggled, this, &CompareView::updateDifference);
+  connect(difference_, &HeatmapPlot::cellHovered, this, &CompareView::hoverAll);
+  updateControls();
+}
+
+void CompareView::setModels(const QStringList& keys) {
+  for (HeatmapPlot* plot : plots_) plot->deleteLater();
+  plots_.clear();
+  for (QComboBox* box : {commonModel_, differenceA_, differenceB_}) {
+    const QSignalBlocker block(box);
+    box->clear();
+    box->addItems(keys);
+  }
+  if (keys.size() > 1) differenceB_->setCurrentIndex(1);
+  for (int i = 0; i < keys.size(); ++i) {
+    auto* plot = new HeatmapPlot(this);
+    plot->setGradient(colormap(colormap_));
+    plot->setMatrix(AttentionMatrix{keys[i], {}, {}, {}, {}});
+    grid_->addWidget(plot, i / kGridColumns, i % kGridColumns);
+    connect(plot, &HeatmapPlot::cellHovered, this, &CompareView::hoverAll);
+    plots_ << plot;
+  }
+}
+
+void CompareView::updateControls() {
+  const int mode = mode_->currentIndex();
+  reference_->setVisible(mode == 1);
+  commonModel_->setVisible(mode == 2);
+  // A difference needs both heatmaps on the same axes.
+  showDifference_->setEnabled(mode != 0);
+  differenceA_->setEnabled(mode != 0);
+  differenceB_->setEnabled(mode != 0);
+  updateDifference();
+}
+
+CompareTarget CompareView::target() const {
+  CompareTarget t;
+  t.kind = static_cast<CompareTarget::Kind>(mode_->currentIndex());
+  t.text = reference_->text();
+  t.modelKey = commonModel_->currentText();
+  return t;
+}
+
+void CompareView::setResult(const CompareResult& result) {
+  result_ = result;
+  for (int i = 0; i < plots_.size() && i < result.matrices.size(); ++i) {
+    AttentionMatrix m = result.matrices[i];
+    m.title = result.keys[i];
+    plots_[i]->setMatrix(m);
+    plots_[i]->setToolTip(result.translations.value(i));
+  }
+  HeatmapPlot::shareDataRange(plots_);
+  status_->setText(mode_->currentIndex() == 0
+                       ? tr("Each heatmap shows its model's own greedy translation.")
+                       : tr("All models forced to produce: %1").arg(result.translations.value(0)));
+  updateDifference();
+}
+
+void CompareView::updateDifference() {
+  const bool wanted = showDifference_->isChecked() && mode_->currentIndex() != 0;
+  const int a = differenceA_->currentIndex(), b = differenceB_->currentIndex();
+  const bool available = wanted && a >= 0 && b >= 0 && a < result_.matrices.size() &&
+                         b < result_.matrices.size();
+  difference_->setVisible(available);
+  if (!available) return;
+  try {
+    AttentionMatrix first = result_.matrices[a], second = result_.matrices[b];
+    first.title = result_.keys[a];
+    second.title = result_.keys[b];
+    const AttentionMatrix d = AttentionMatrix::difference(first, second);
+    double largest = 0.0;
+    for (const auto& row : d.weights)
+      for (double w : row) largest = std::max(largest, std::abs(w));
+    difference_->setDataRange(QCPRange(-std::max(largest, 1e-6), std::max(largest, 1e-6)));
+    difference_->setMatrix(d);
+  } catch (const std::invalid_argument&) {
+    difference_->setVisible(false);  // results from own-translation mode are still shown
+  }
+}
+
+void CompareView::hoverAll(int row, int column) {
+  for (HeatmapPlot* plot : plots_) plot->setHighlightedCell(row, column);
+  difference_->setHighlightedCell(row, column);
+}
+
+void CompareView::setGradient(const QString& colormapName) {
+  colormap_ = colormapName;
+  for (HeatmapPlot* plot : plots_) plot->setGradient(colormap(colormapName));
+}
+
+void CompareView::setShowValues(bool show) {
+  for (HeatmapPlot* plot : plots_) plot->setShowValues(show);
+  difference_->setShowValues(show);
+}
+
+void CompareView::setStatus(const QString& text) { status_->setText(text); }
+
+QList<HeatmapPlot*> CompareView::exportedPlots() const {
+  QList<HeatmapPlot*> plots = plots_;
+  if (difference_->isVisible()) plots << difference_;
+  return plots;
+}
+
+}  // namespace attnscope::ui

@@ -1,0 +1,185 @@
+#include "exporter.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <cmath>
+#include <stdexcept>
+
+#include "heatmap_plot.h"
+
+namespace attnscope::ui {
+namespace {
+
+[[noreturn]] void fail(const QString& path, const QString& problem) {
+  throw std::runtime_error(QStringLiteral("cannot export to '%1': %2").arg(path, problem).toStdString());
+}
+
+// Lays the plots out in a grid over `size` and paints each one.
+void renderGrid(QCPPainter& painter, const QList<HeatmapPlot*>& plots, const QSize& size,
+                int columns) {
+  const int count = static_cast<int>(plots.size());
+  const int cols = std::max(1, std::min(columns, count));
+  const int rows = (count + cols - 1) / cols;
+  const int width = size.width() / cols, height = size.height() / rows;
+  for (int i = 0; i < count; ++i) {
+    painter.save();
+    painter.translate((i % cols) * width, (i / cols) * height);
+    plots[i]->toPainter(&painter, width, height);
+    painter.restore();
+  }
+}
+
+QString csvField(const QString& text) {
+  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+      !text.contains(QLatin1Char('\n')))
+    return text;
+  QString quoted = text;
+  quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+  return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QByteArray renderImage(const QList<HeatmapPlot*>& plots, const ExportOptions& o) {
+  QImage image(QSize(std::lround(o.size.width() * o.scale), std::lround(o.size.height() * o.scale)),
+               QImage::Format_ARGB32);
+  image.fill(plots.front()->palette().color(QPalette::Base));
+  {
+    QCPPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(o.scale, o.scale);
+    renderGrid(painter, plots, o.size, o.columns);
+  }
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  image.save(&buffer, "PNG");
+  return bytes;
+}
+
+QByteArray renderPdf(const QList<HeatmapPlot*>& plots, const ExportOptions& o) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  QPdfWriter writer(&buffer);
+  writer.setResolution(72);  // one point per pixel: the page is size.width() × size.height() pt
+  writer.setPageSize(QPageSize(QSizeF(o.size), QPageSize::Point));
+  writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+  writer.setCreator(QStringLiteral("attnscope"));
+  QCPPainter painter(&writer);
+  renderGrid(painter, plots, o.size, o.columns);
+  painter.end();
+  return bytes;
+}
+
+QByteArray renderSvg(const QList<HeatmapPlot*>& plots, const ExportOptions& o) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  QSvgGenerator generator;
+  generator.setOutputDevice(&buffer);
+  generator.setSize(o.size);
+  generator.setViewBox(QRect(QPoint(0, 0), o.size));
+  generator.setTitle(QStringLiteral("attnscope heatmap"));
+  QCPPainter painter(&generator);
+  renderGrid(painter, plots, o.size, o.columns);
+  painter.end();
+  return bytes;
+}
+
+}  // namespace
+
+std::optional<ExportFormat> exportFormatFor(const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == "png") return ExportFormat::Png;
+  if (suffix == "pdf") return ExportFormat::Pdf;
+  if (suffix == "svg") return ExportFormat::Svg;
+  if (suffix == "csv") return ExportFormat::Csv;
+  if (suffix == "json") return ExportFormat::Json;
+  return std::nullopt;
+}
+
+QByteArray matricesToCsv(const QList<AttentionMatrix>& matrices) {
+  QString out;
+  if (matrices.size() == 1) {  // a spreadsheet-shaped matrix: targets down, sources across
+    const AttentionMatrix& m = matrices.front();
+    out += QStringLiteral("target\\source");
+    for (const QString& s : m.sourceTokens) out += QLatin1Char(',') + csvField(s);
+    out += QLatin1Char('\n');
+    for (int r = 0; r < m.rows(); ++r) {
+      out += csvField(m.targetTokens[r]);
+      for (double w : m.weights[r]) out += QLatin1Char(',') + QString::number(w, 'g', 7);
+      out += QLatin1Char('\n');
+    }
+  } else {  // several heatmaps: one row per cell, easy to load in a data frame
+    out += QStringLiteral("model,target_index,target,source_index,source,weight\n");
+    for (const AttentionMatrix& m : matrices)
+      for (int r = 0; r < m.rows(); ++r)
+        for (int c = 0; c < m.columns(); ++c)
+          out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                     .arg(csvField(m.title))
+                     .arg(r)
+                     .arg(csvField(m.targetTokens[r]))
+                     .arg(c)
+                     .arg(csvField(m.sourceTokens[c]))
+                     .arg(QString::number(m.weights[r][c], 'g', 7));
+  }
+  return out.toUtf8();
+}
+
+QByteArray matricesToJson(const QList<AttentionMatrix>& matrices) {
+  QJsonArray heatmaps;
+  for (const AttentionMatrix& m : matrices) {
+    QJsonArray rows, unknown;
+    for (const auto& row : m.weights) {
+      QJsonArray values;
+      for (double w : row) values.append(w);
+      rows.append(values);
+    }
+    for (bool u : m.unknownSource) unknown.append(u);
+    heatmaps.append(QJsonObject{{"model", m.title},
+                                {"source_tokens", QJsonArray::fromStringList(m.sourceTokens)},
+                                {"unknown_source", unknown},
+                                {"target_tokens", QJsonArray::fromStringList(m.targetTokens)},
+                                {"attention", rows}});
+  }
+  const QJsonObject root = matrices.size() == 1 ? heatmaps.first().toObject()
+                                                : QJsonObject{{"heatmaps", heatmaps}};
+  return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
+                    const ExportOptions& options) {
+  const auto format = exportFormatFor(path);
+  if (!format)
+    fail(path, QStringLiteral("unknown file type '.%1' (use .png, .pdf, .svg, .csv or .json)")
+                   .arg(QFileInfo(path).suffix()));
+  if (plots.isEmpty()) fail(path, QStringLiteral("there is no heatmap to export"));
+  if (options.size.width() < 16 || options.size.height() < 16 || options.size.width() > 20000 ||
+      options.size.height() > 20000 || !(options.scale > 0.0 && options.scale <= 8.0))
+    fail(path, QStringLiteral("size %1×%2 at scale %3 is out of range (16–20000 pixels, scale ≤ 8)")
+                   .arg(options.size.width())
+                   .arg(options.size.height())
+                   .arg(options.scale));
+  QList<AttentionMatrix> matrices;
+  for (HeatmapPlot* plot : plots) matrices << plot->matrix();
+
+  QByteArray bytes;
+  switch (*format) {
+    case ExportFormat::Png: bytes = renderImage(plots, options); break;
+    case ExportFormat::Pdf: bytes = renderPdf(plots, options); break;
+    case ExportFormat::Svg: bytes = renderSvg(plots, options); break;
+    case ExportFormat::Csv: bytes = matricesToCsv(matrices); break;
+    case ExportFormat::Json: bytes = matricesToJson(matrices); break;
+  }
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
+  if (file.write(bytes) != bytes.size()) fail(path, file.errorString());
+  if (!file.commit()) fail(path, file.errorString());
+}
+
+}  // namespace attnscope::ui

@@ -1,0 +1,37 @@
+#pragma once
+// Writes heatmaps to files: PNG, PDF and SVG through one rendering routine (the same pixels on
+// screen, in the app's Export dialog and in `attnscope-cli export`), and the matrices as CSV or
+// JSON. Every file is written to a temporary name and renamed when complete (QSaveFile), so a
+// failed export never leaves a half-written file under the final name.
+#include <QList>
+#include <QSize>
+#include <QString>
+#include <optional>
+
+#include "attention_matrix.h"
+
+namespace attnscope::ui {
+
+class HeatmapPlot;
+
+enum class ExportFormat { Png, Pdf, Svg, Csv, Json };
+
+/// From the file name's extension; std::nullopt when it is none of png, pdf, svg, csv, json.
+std::optional<ExportFormat> exportFormatFor(const QString& path);
+
+struct ExportOptions {
+  QSize size{900, 700};  // the picture's size in pixels (points for PDF)
+  double scale = 1.0;    // PNG only: pixel ratio, 2.0 for a high-DPI picture of the same layout
+  int columns = 3;       // grid layout when several plots are exported
+};
+
+/// Renders `plots` (one heatmap, or the compare grid) or writes their matrices, by the path's
+/// extension. Throws std::runtime_error with a one-line message naming the path.
+void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
+                    const ExportOptions& options = {});
+
+/// The matrices alone as CSV or JSON text (for tests and the exporter).
+QByteArray matricesToCsv(const QList<AttentionMatrix>& matrices);
+QByteArray matricesToJson(const QList<AttentionMatrix>& matrices);
+
+}  // namespace attnscope::ui

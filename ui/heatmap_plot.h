@@ -1,0 +1,67 @@
+#pragma once
+// An attention heatmap: source tokens along x, target tokens down y, one cell per weight.
+#include <qcustomplot.h>
+
+#include "attention_matrix.h"
+
+namespace attnscope::ui {
+
+class HeatmapPlot : public QCustomPlot {
+  Q_OBJECT
+ public:
+  explicit HeatmapPlot(QWidget* parent = nullptr);
+
+  void setMatrix(const AttentionMatrix& matrix);
+  const AttentionMatrix& matrix() const { return matrix_; }
+
+  void setGradient(const QCPColorGradient& gradient);
+  /// Fixes the colour scale (shared scales in the compare grid); autoRange() returns to [0, max].
+  void setDataRange(const QCPRange& range);
+  void setAutoRange();
+  /// One colour scale for all: [0, the largest weight any of them shows].
+  static void shareDataRange(const QList<HeatmapPlot*>& plots);
+  QCPRange dataRange() const;
+  void setShowValues(bool show);
+  /// The row drawn with a frame (the current decoding step); −1 for none.
+  void setCurrentRow(int row);
+  int currentRow() const { return currentRow_; }
+  /// A cell outlined from outside (synchronised hover); row or column −1 for none.
+  void setHighlightedCell(int row, int column);
+  /// The cell under a widget position, or (−1,−1).
+  QPoint cellAt(const QPoint& position) const;
+  /// Back to showing the whole matrix after zooming or panning.
+  void resetView();
+
+ Q_SIGNALS:
+  void cellHovered(int row, int column);  // (−1,−1) when the mouse leaves the cells
+  void rowClicked(int row);
+
+ protected:
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void applyPalette();
+  void rebuildTicks();
+  void rebuildValueLabels();
+  void placeFrame(QCPItemRect* frame, int row, int firstColumn, int lastColumn);
+
+  AttentionMatrix matrix_;
+  QCPColorMap* map_ = nullptr;
+  QCPColorScale* scale_ = nullptr;
+  QCPItemRect* rowFrame_ = nullptr;
+  QCPItemRect* cellFrame_ = nullptr;
+  QCPItemText* placeholder_ = nullptr;
+  QCPTextElement* title_ = nullptr;
+  QList<QCPItemText*> valueLabels_;
+  bool showValues_ = false;
+  bool fixedRange_ = false;
+  int currentRow_ = -1;
+  QPoint pressPosition_;
+};
+
+}  // namespace attnscope::ui

@@ -1,0 +1,584 @@
+#include "main_window.h"
+
+#include <attnscope/model_catalog.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "colormaps.h"
+#include "compare_view.h"
+#include "export_size_dialog.h"
+#include "heatmap_plot.h"
+#include "history_line_edit.h"
+#include "step_panel.h"
+
+namespace attnscope::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle(tr("attnscope"));
+  setWindowIcon(QIcon(QStringLiteral(":/attnscope.svg")));
+  setAcceptDrops(true);
+  worker_ = new EngineWorker;
+  worker_->moveToThread(&workerThread_);
+  connect(&workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
+  workerThread_.start();
+  connect(worker_, &EngineWorker::sessionChanged, this, &MainWindow::showSnapshot);
+  connect(worker_, &EngineWorker::beamReady, this, &MainWindow::showBeam);
+  connect(worker_, &EngineWorker::errorOccurred, this, &MainWindow::showError);
+  connect(worker_, &EngineWorker::modelLoaded, this, [this](const QString& key, const ModelInfo& info) {
+    infos_.insert(key, info);
+    if (key == currentKey()) showModelInfo();
+  });
+  connect(worker_, &EngineWorker::compareProgress, this, [this](quint64 generation, int done, int total) {
+    if (generation == compareGeneration_)
+      compare_->setStatus(tr("Decoding with %1 of %2 models…").arg(done).arg(total));
+  });
+  connect(worker_, &EngineWorker::compareReady, this, [this](quint64 generation, const CompareResult& result) {
+    if (generation != compareGeneration_) return;
+    compare_->setResult(result);
+    Q_EMIT compareUpdated();
+  });
+  createWidgets();
+  createActions();
+  loadModels();
+  restoreSettings();
+  connect(&playTimer_, &QTimer::timeout, this, [this] {
+    if (session_ && session_->finished) togglePlay();
+    else stepForward();
+  });
+  source_->setFocus();
+}
+
+MainWindow::~MainWindow() {
+  worker_->cancel(EngineWorker::Channel::Main);
+  worker_->cancel(EngineWorker::Channel::Compare);
+  workerThread_.quit();
+  workerThread_.wait();
+}
+
+template <typename Call>
+void MainWindow::post(Call&& call) {
+  QMetaObject::invokeMethod(worker_, std::forward<Call>(call), Qt::QueuedConnection);
+}
+
+void MainWindow::createWidgets() {
+  source_ = new HistoryLineEdit(this);
+  source_->setPlaceholderText(tr("Type an English sentence and press Enter"));
+  source_->setClearButtonEnabled(true);
+  models_ = new QComboBox(this);
+  models_->setToolTip(tr("Attention score function (model)"));
+  search_ = new QComboBox(this);
+  search_->addItems({tr("Greedy"), tr("Beam")});
+  beam_ = new QSpinBox(this);
+  beam_->setRange(2, 20);
+  beam_->setValue(5);
+  beam_->setPrefix(tr("beam "));
+  beam_->setEnabled(false);
+  speed_ = new QSlider(Qt::Horizontal, this);
+  speed_->setRange(1, 20);  // steps per second
+  speed_->setValue(4);
+  speed_->setMaximumWidth(120);
+  speed_->setToolTip(tr("Play speed: steps per second"));
+  colormaps_ = new QComboBox(this);
+  colormaps_->addItems(colormapNames());
+  values_ = new QCheckBox(tr("Numbers"), this);
+
+  heatmap_ = new HeatmapPlot(this);
+  heatmap_->setFocusPolicy(Qt::StrongFocus);
+  stepPanel_ = new StepPanel(this);
+  beamList_ = new QListWidget(this);
+  beamList_->setVisible(false);
+  beamList_->setToolTip(tr("The final beam, best first: choose one to see its heatmap"));
+  output_ = new QLabel(this);
+  output_->setWordWrap(true);
+  output_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont big = output_->font();
+  big.setPointSizeF(big.pointSizeF() * 1.25);
+  output_->setFont(big);
+
+  auto* side = new QWidget(this);
+  auto* sideLayout = new QVBoxLayout(side);
+  sideLayout->setContentsMargins(0, 0, 0, 0);
+  sideLayout->addWidget(beamList_);
+  sideLayout->addWidget(stepPanel_, 1);
+  auto* splitter = new QSplitter(this);
+  splitter->setObjectName(QStringLiteral("mainSplitter"));
+  splitter->addWidget(heatmap_);
+  splitter->addWidget(side);
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 1);
+  auto* single = new QWidget(this);
+  auto* singleLayout = new QVBoxLayout(single);
+  singleLayout->addWidget(output_);
+  singleLayout->addWidget(splitter, 1);
+
+  compare_ = new CompareView(this);
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(single, tr("Translation"));
+  tabs_->addTab(compare_, tr("Compare all"));
+
+  auto* inputRow = new QHBoxLayout;
+  auto* translateButton = new QPushButton(tr("Translate"), this);
+  inputRow->addWidget(source_, 1);
+  inputRow->addWidget(translateButton);
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->addLayout(inputRow);
+  layout->addWidget(tabs_, 1);
+  setCentralWidget(central);
+  modelStatus_ = new QLabel(this);
+  statusBar()->addPermanentWidget(modelStatus_);
+
+  connect(source_, &QLineEdit::returnPressed, this, &MainWindow::translate);
+  connect(translateButton, &QPushButton::clicked, this, &MainWindow::translate);
+  connect(models_, &QComboBox::currentIndexChanged, this, [this] {
+    showModelInfo();
+    if (!source_->text().trimmed().isEmpty()) translate();  // switching re-translates at once
+  });
+  connect(search_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    beam_->setEnabled(index == 1);
+    if (!source_->text().trimmed().isEmpty()) translate();
+  });
+  connect(beam_, &QSpinBox::valueChanged, this, [this] {
+    if (!source_->text().trimmed().isEmpty()) translate();
+  });
+  connect(colormaps_, &QComboBox::currentTextChanged, this, &MainWindow::applyColormap);
+  connect(values_, &QCheckBox::toggled, this, [this](bool on) {
+    heatmap_->setShowValues(on);
+    compare_->setShowValues(on);
+  });
+  connect(speed_, &QSlider::valueChanged, this, [this](int perSecond) { playTimer_.setInterval(1000 / perSecond); });
+  playTimer_.setInterval(1000 / speed_->value());
+  connect(heatmap_, &HeatmapPlot::rowClicked, this, [this](int row) {
+    selectedRow_ = row;
+    showSelectedStep();
+  });
+  connect(stepPanel_, &StepPanel::candidateChosen, this, &MainWindow::force);
+  connect(beamList_, &QListWidget::currentRowChanged, this, &MainWindow::showHypothesis);
+  connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
+    if (index == 1) requestCompare();
+  });
+  connect(compare_, &CompareView::compareRequested, this, &MainWindow::requestCompare);
+}
+
+void MainWindow::createActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open model…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
+                                                      tr("attnscope models (*.attnmodel);;All files (*)"));
+    if (!path.isEmpty()) openModelFile(path);
+  });
+  open->setShortcut(QKeySequence::Open);
+  QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
+  exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exportAction->setObjectName(QStringLiteral("exportAction"));
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  examplesMenu_ = menuBar()->addMenu(tr("E&xamples"));
+  QFile examples(QStringLiteral(":/examples.txt"));
+  if (examples.open(QIODevice::ReadOnly | QIODevice::Text))
+    for (const QString& line : QString::fromUtf8(examples.readAll()).split('\n', Qt::SkipEmptyParts))
+      examplesMenu_->addAction(line, this, [this, line] { translateSentence(line); });
+
+  QToolBar* bar = addToolBar(tr("Decoding"));
+  bar->setObjectName(QStringLiteral("decodingToolBar"));
+  bar->addWidget(new QLabel(tr(" Score function: "), this));
+  bar->addWidget(models_);
+  bar->addSeparator();
+  bar->addWidget(search_);
+  bar->addWidget(beam_);
+  bar->addSeparator();
+  auto addStepAction = [&](const QString& text, const QKeySequence& key, auto slot, const char* name) {
+    QAction* action = bar->addAction(text, this, slot);
+    action->setShortcut(key);
+    action->setToolTip(QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
+    action->setObjectName(QLatin1String(name));
+    return action;
+  };
+  addStepAction(tr("Reset"), QKeySequence(Qt::Key_Home), &MainWindow::resetSteps, "resetAction");
+  addStepAction(tr("◀ Back"), QKeySequence(Qt::Key_Left), &MainWindow::stepBack, "stepBackAction");
+  playAction_ = addStepAction(tr("▶ Play"), QKeySequence(Qt::Key_Space), &MainWindow::togglePlay, "playAction");
+  addStepAction(tr("Step ▶"), QKeySequence(Qt::Key_Right), &MainWindow::stepForward, "stepForwardAction");
+  bar->addWidget(speed_);
+  bar->addSeparator();
+  bar->addWidget(new QLabel(tr(" Colours: "), this));
+  bar->addWidget(colormaps_);
+  bar->addWidget(values_);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("Reset &zoom"), QKeySequence(tr("Ctrl+0")), this, [this] { heatmap_->resetView(); });
+  view->addAction(tr("&Compare all score functions"), QKeySequence(tr("Ctrl+K")), this,
+                  [this] { showCompare(tabs_->currentIndex() != 1); });
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Model info"), QKeySequence(tr("Ctrl+I")), this, [this] {
+    const auto it = infos_.find(currentKey());
+    if (it == infos_.end()) return;
+    const ModelInfo& m = *it;
+    QMessageBox::information(
+        this, tr("Model %1").arg(currentKey()),
+        tr("Score function: %1\nLanguages: %2 → %3\nEmbedding %4, hidden %5, vocabularies %6 / %7\n"
+           "Parameters: %8\nFile: %9 (%10 MB)\nTrained on: %11, %12 epochs (best: %13), %14 min\n"
+           "Validation BLEU: %15\nTest BLEU (%16): greedy %17, beam 5 %18")
+            .arg(QString::fromStdString(m.config.score), QString::fromStdString(m.config.source_language),
+                 QString::fromStdString(m.config.target_language))
+            .arg(m.config.embedding).arg(m.config.hidden).arg(m.config.source_vocab).arg(m.config.target_vocab)
+            .arg(m.parameters)
+            .arg(QString::fromStdString(m.path)).arg(m.file_bytes / 1e6, 0, 'f', 1)
+            .arg(QString::fromStdString(m.training.corpus)).arg(m.training.epochs).arg(m.training.best_epoch)
+            .arg(m.training.seconds / 60.0, 0, 'f', 0)
+            .arg(m.training.validation_bleu, 0, 'f', 2)
+            .arg(QString::fromStdString(m.training.test_corpus))
+            .arg(m.training.test_bleu, 0, 'f', 2).arg(m.training.test_bleu_beam5, 0, 'f', 2));
+  });
+  help->addAction(tr("&About attnscope"), this, [this] {
+    QMessageBox::about(this, tr("About attnscope"),
+                       tr("attnscope %1: attention in neural machine translation, made visible.")
+                           .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::loadModels() {
+  QStringList keys;
+  for (const std::string& name : score_function_names()) {
+    try {
+      const QString path = QString::fromStdString(resolve_model(name));
+      const QString key = QString::fromStdString(name);
+      post([w = worker_, key, path] { w->registerModel(key, path); });
+      keys << key;
+    } catch (const std::runtime_error&) {
+      // Not shipped with this build: not listed.
+    }
+  }
+  {
+    const QSignalBlocker block(models_);
+    models_->addItems(keys);
+  }
+  compare_->setModels(keys);
+  if (keys.isEmpty())
+    statusBar()->showMessage(tr("No shipped models found: open one with File > Open model"));
+}
+
+QString MainWindow::currentKey() const { return models_->currentText(); }
+
+int MainWindow::beamSize() const { return search_->currentIndex() == 1 ? beam_->value() : 1; }
+
+void MainWindow::selectModel(const QString& key) { models_->setCurrentText(key); }
+
+void MainWindow::showCompare(bool compare) { tabs_->setCurrentIndex(compare ? 1 : 0); }
+
+void MainWindow::translateSentence(const QString& sentence) {
+  source_->setText(sentence);
+  translate();
+}
+
+void MainWindow::translate() {
+  const QString sentence = source_->text();
+  playTimer_.stop();
+  playAction_->setText(tr("▶ Play"));
+  if (currentKey().isEmpty()) {
+    showError(tr("No model: open one with File > Open model"));
+    return;
+  }
+  source_->addToHistory(sentence);
+  sessionSentence_ = sentence;
+  selectedRow_ = -1;
+  if (sentence.trimmed().isEmpty()) {  // nothing to translate: an empty view, not an error
+    session_.reset();
+    heatmap_->setMatrix({});
+    output_->clear();
+    stepPanel_->showStep(nullptr, 0, {});
+    Q_EMIT heatmapUpdated();
+    return;
+  }
+  mainGeneration_ = worker_->nextGeneration();
+  const int beam = beamSize();
+  post([w = worker_, g = mainGeneration_, key = currentKey(), sentence, beam] {
+    w->translate(g, key, sentence, beam);
+  });
+  if (tabs_->currentIndex() == 1) requestCompare();
+  heatmap_->setFocus();  // so → ← Space Home step at once
+}
+
+void MainWindow::stepForward() {
+  if (source_->text().trimmed().isEmpty()) return;
+  mainGeneration_ = worker_->nextGeneration();
+  const bool fresh = !session_ || session_->modelKey != currentKey() || sessionSentence_ != source_->text();
+  if (fresh) {
+    sessionSentence_ = source_->text();
+    post([w = worker_, g = mainGeneration_, key = currentKey(), s = sessionSentence_] {
+      w->startSession(g, key, s, false);
+      w->stepForward(g, 1);
+    });
+  } else {
+    post([w = worker_, g = mainGeneration_] { w->stepForward(g, 1); });
+  }
+  selectedRow_ = -1;
+}
+
+void MainWindow::stepBack() {
+  if (!session_) return;
+  mainGeneration_ = worker_->nextGeneration();
+  post([w = worker_, g = mainGeneration_] { w->stepBack(g, 1); });
+  selectedRow_ = -1;
+}
+
+void MainWindow::resetSteps() {
+  if (!session_) return;
+  playTimer_.stop();
+  mainGeneration_ = worker_->nextGeneration();
+  post([w = worker_, g = mainGeneration_] { w->stepBack(g, 1 << 20); });
+  selectedRow_ = -1;
+}
+
+void MainWindow::togglePlay() {
+  if (playTimer_.isActive()) {
+    playTimer_.stop();
+    playAction_->setText(tr("▶ Play"));
+    return;
+  }
+  if (session_ && session_->finished && sessionSentence_ == source_->text()) resetSteps();
+  playTimer_.start();
+  playAction_->setText(tr("⏸ Pause"));
+}
+
+void MainWindow::force(const QString& token) {
+  if (!session_) return;
+  const int steps = static_cast<int>(session_->steps.size());
+  const int row = selectedRow_ >= 0 && selectedRow_ < steps ? selectedRow_ : steps - 1;
+  if (row < 0) return;
+  mainGeneration_ = worker_->nextGeneration();
+  post([w = worker_, g = mainGeneration_, row, token] { w->force(g, row, token); });
+  selectedRow_ = row;
+}
+
+void MainWindow::showSnapshot(quint64 generation, const SessionSnapshot& snapshot) {
+  if (generation != mainGeneration_) return;  // an answer to a request since replaced
+  session_ = snapshot;
+  beamHypotheses_.clear();
+  beamList_->clear();
+  beamList_->setVisible(false);
+  const QString label = snapshot.modelKey;
+  heatmap_->setMatrix(AttentionMatrix::fromTranslation(snapshot.translation, QString()));
+  QString text = QString::fromStdString(snapshot.translation.text()).toHtmlEscaped();
+  if (!snapshot.finished) text += QStringLiteral(" <span style='color:gray'>…</span>");
+  if (snapshot.translation.source.truncated)
+    text += tr("<br><i>The sentence has %1 words; the model reads the first %2.</i>")
+                .arg(snapshot.translation.source.original_length)
+                .arg(snapshot.translation.source.tokens.size() - 1);
+  if (!snapshot.translation.source.unknown_words.empty()) {
+    QStringList unknown;
+    for (const auto& w : snapshot.translation.source.unknown_words) unknown << QString::fromStdString(w);
+    text += tr("<br><i>Unknown words (read as &lt;unk&gt;): %1</i>").arg(unknown.join(", ").toHtmlEscaped());
+  }
+  output_->setText(text);
+  showSelectedStep();
+  statusBar()->showMessage(tr("%1: %2 steps%3").arg(label).arg(snapshot.steps.size())
+                               .arg(snapshot.finished ? tr(", finished") : QString()),
+                           4000);
+  Q_EMIT heatmapUpdated();
+}
+
+void MainWindow::showSelectedStep() {
+  if (!session_ || session_->steps.empty()) {
+    heatmap_->setCurrentRow(-1);
+    stepPanel_->showStep(nullptr, 0, {});
+    return;
+  }
+  const int steps = static_cast<int>(session_->steps.size());
+  const int row = selectedRow_ >= 0 && selectedRow_ < steps ? selectedRow_ : steps - 1;
+  heatmap_->setCurrentRow(row);
+  QStringList sourceTokens;
+  for (const auto& t : session_->translation.source.tokens) sourceTokens << QString::fromStdString(t);
+  stepPanel_->showStep(&session_->steps[row], row, sourceTokens);
+}
+
+void MainWindow::showBeam(quint64 generation, const QList<Translation>& hypotheses) {
+  if (generation != mainGeneration_ || hypotheses.isEmpty()) return;
+  session_.reset();
+  beamHypotheses_ = hypotheses;
+  const QSignalBlocker block(beamList_);
+  beamList_->clear();
+  for (const Translation& t : hypotheses)
+    beamList_->addItem(QStringLiteral("%1   (%2)").arg(QString::fromStdString(t.text())).arg(t.score, 0, 'f', 3));
+  beamList_->setVisible(true);
+  beamList_->setCurrentRow(0);
+  showHypothesis(0);
+}
+
+void MainWindow::showHypothesis(int index) {
+  if (index < 0 || index >= beamHypotheses_.size()) return;
+  const Translation& t = beamHypotheses_[index];
+  heatmap_->setMatrix(AttentionMatrix::fromTranslation(t, QString()));
+  heatmap_->setCurrentRow(-1);
+  output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
+                       .arg(QString::fromStdString(t.text()).toHtmlEscaped())
+                       .arg(beamHypotheses_.size())
+                       .arg(index + 1)
+                       .arg(t.score, 0, 'f', 3));
+  stepPanel_->showStep(nullptr, 0, {});
+  Q_EMIT heatmapUpdated();
+}
+
+void MainWindow::requestCompare() {
+  const QString sentence = source_->text();
+  if (sentence.trimmed().isEmpty() || compare_->plots().isEmpty()) return;
+  const CompareTarget target = compare_->target();
+  if (target.kind == CompareTarget::Kind::Reference && target.text.trimmed().isEmpty()) {
+    compare_->setStatus(tr("Type a German reference above and press Enter."));
+    return;
+  }
+  compareGeneration_ = worker_->nextGeneration(EngineWorker::Channel::Compare);
+  QStringList keys;
+  for (HeatmapPlot* plot : compare_->plots()) keys << plot->matrix().title;
+  post([w = worker_, g = compareGeneration_, keys, sentence, target] { w->compare(g, keys, sentence, target); });
+}
+
+void MainWindow::showError(const QString& message) {
+  // Not exec(): a modal loop here would stall the window's updates (and tests).
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("attnscope"), message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  statusBar()->showMessage(message, 8000);
+}
+
+void MainWindow::showModelInfo() {
+  const QString key = currentKey();
+  const auto it = infos_.find(key);
+  if (it == infos_.end()) {
+    modelStatus_->setText(tr("%1 (loading…)").arg(key));
+    post([w = worker_, key] { w->loadModel(key); });  // lazily, off the GUI thread
+    return;
+  }
+  const ModelInfo& m = *it;
+  QString bleu = m.training.test_bleu >= 0 ? tr(", test BLEU %1").arg(m.training.test_bleu, 0, 'f', 1) : QString();
+  modelStatus_->setText(tr("%1 · %2 · %3M parameters%4")
+                            .arg(key, QString::fromStdString(m.config.score))
+                            .arg(m.parameters / 1e6, 0, 'f', 1)
+                            .arg(bleu));
+}
+
+bool MainWindow::openModelFile(const QString& path) {
+  ModelInfo info;
+  try {
+    info = read_model_info(path.toStdString());
+  } catch (const std::exception& e) {
+    showError(QString::fromStdString(e.what()));
+    return false;
+  }
+  QString key = QFileInfo(path).completeBaseName();
+  if (models_->findText(key) >= 0) key += QStringLiteral(" (%1)").arg(QFileInfo(path).absolutePath());
+  post([w = worker_, key, path] { w->registerModel(key, path); });
+  infos_.remove(key);
+  models_->addItem(key);
+  models_->setCurrentText(key);
+  return true;
+}
+
+void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
+  const bool grid = tabs_->currentIndex() == 1;
+  ExportOptions o = options;
+  o.columns = 3;
+  try {
+    exportHeatmaps(grid ? compare_->exportedPlots() : QList<HeatmapPlot*>{heatmap_}, path, o);
+    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  } catch (const std::exception& e) {
+    showError(QString::fromStdString(e.what()));
+  }
+}
+
+void MainWindow::exportDialog() {
+  QSettings settings;
+  const QString folder = settings.value(QStringLiteral("exportFolder")).toString();
+  QString selected;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export heatmap"), folder + QStringLiteral("/attention.png"),
+      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV table (*.csv);;JSON (*.json)"),
+      &selected);
+  if (path.isEmpty()) return;
+  settings.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
+  ExportOptions options;
+  const QWidget* shown = tabs_->currentIndex() == 1 ? static_cast<QWidget*>(compare_) : heatmap_;
+  options.size = shown->size();
+  const auto format = exportFormatFor(path);
+  if (format == ExportFormat::Png || format == ExportFormat::Pdf || format == ExportFormat::Svg) {
+    ExportSizeDialog dialog(options.size, format == ExportFormat::Png, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    options.size = dialog.size();
+    options.scale = dialog.scale();
+  }
+  exportTo(path, options);
+}
+
+void MainWindow::applyColormap(const QString& name) {
+  heatmap_->setGradient(colormap(name));
+  compare_->setGradient(name);
+}
+
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+  restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+  if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+    splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
+  const QSignalBlocker blockModels(models_);
+  const QString score = settings.value(QStringLiteral("score"), QStringLiteral("additive")).toString();
+  if (models_->findText(score) >= 0) models_->setCurrentText(score);
+  colormaps_->setCurrentText(settings.value(QStringLiteral("colormap"), QStringLiteral("viridis")).toString());
+  applyColormap(colormaps_->currentText());
+  values_->setChecked(settings.value(QStringLiteral("showValues"), false).toBool());
+  source_->setHistory(settings.value(QStringLiteral("history")).toStringList());
+  showModelInfo();
+}
+
+void MainWindow::saveSettings() {
+  QSettings settings;
+  settings.setValue(QStringLiteral("geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("windowState"), saveState());
+  if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+    settings.setValue(QStringLiteral("splitter"), splitter->saveState());
+  if (score_function_names().end() !=
+      std::find(score_function_names().begin(), score_function_names().end(), currentKey().toStdString()))
+    settings.setValue(QStringLiteral("score"), currentKey());
+  settings.setValue(QStringLiteral("colormap"), colormaps_->currentText());
+  settings.setValue(QStringLiteral("showValues"), values_->isChecked());
+  settings.setValue(QStringLiteral("history"), source_->history());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveSettings();
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) openModelFile(url.toLocalFile());
+}
+
+}  // namespace attnscope::ui
