@@ -29,10 +29,13 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(mode_);
   controls->addWidget(commonModel_);
   controls->addWidget(reference_, 1);
+  controls->addStretch();
   controls->addWidget(showDifference_);
   controls->addWidget(differenceA_);
   controls->addWidget(new QLabel(QStringLiteral("−"), this));
   controls->addWidget(differenceB_);
+  for (QComboBox* box : {mode_, commonModel_, differenceA_, differenceB_})
+    box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
 
   grid_ = new QGridLayout;
   grid_->setSpacing(2);

@@ -196,8 +196,13 @@ void HeatmapPlot::setHighlightedCell(int row, int column) {
 
 void HeatmapPlot::resetView() {
   xAxis->setRange(-0.5, std::max(matrix_.columns(), 1) - 0.5);
-  yAxis->setRange(-0.5, std::max(matrix_.rows(), 1) - 0.5);
+  yAxis->setRange(-0.5, std::max({matrix_.rows(), reservedRows_, 1}) - 0.5);
   replot();
+}
+
+void HeatmapPlot::setReservedRows(int rows) {
+  reservedRows_ = std::max(0, rows);
+  resetView();
 }
 
 QPoint HeatmapPlot::cellAt(const QPoint& position) const {

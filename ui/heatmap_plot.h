@@ -31,6 +31,9 @@ class HeatmapPlot : public QCustomPlot {
   QPoint cellAt(const QPoint& position) const;
   /// Back to showing the whole matrix after zooming or panning.
   void resetView();
+  /// Keeps room for at least this many rows, so a heatmap growing step by step keeps its cell
+  /// size instead of stretching a few rows over the whole plot.
+  void setReservedRows(int rows);
 
  Q_SIGNALS:
   void cellHovered(int row, int column);  // (−1,−1) when the mouse leaves the cells
@@ -61,6 +64,7 @@ class HeatmapPlot : public QCustomPlot {
   bool showValues_ = false;
   bool fixedRange_ = false;
   int currentRow_ = -1;
+  int reservedRows_ = 0;
   QPoint pressPosition_;
 };
 

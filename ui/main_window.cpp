@@ -294,6 +294,19 @@ void MainWindow::translateSentence(const QString& sentence) {
   translate();
 }
 
+void MainWindow::stepSentence(const QString& sentence, int steps) {
+  source_->setText(sentence);
+  source_->addToHistory(sentence);
+  sessionSentence_ = sentence;
+  selectedRow_ = -1;
+  mainGeneration_ = worker_->nextGeneration();
+  post([w = worker_, g = mainGeneration_, key = currentKey(), sentence, steps] {
+    w->startSession(g, key, sentence, false);
+    w->stepForward(g, steps);
+  });
+  heatmap_->setFocus();
+}
+
 void MainWindow::translate() {
   const QString sentence = source_->text();
   playTimer_.stop();
@@ -381,6 +394,8 @@ void MainWindow::showSnapshot(quint64 generation, const SessionSnapshot& snapsho
   beamList_->clear();
   beamList_->setVisible(false);
   const QString label = snapshot.modelKey;
+  // While stepping, leave room for about as many rows as the source has, so rows keep their size.
+  heatmap_->setReservedRows(snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
   heatmap_->setMatrix(AttentionMatrix::fromTranslation(snapshot.translation, QString()));
   QString text = QString::fromStdString(snapshot.translation.text()).toHtmlEscaped();
   if (!snapshot.finished) text += QStringLiteral(" <span style='color:gray'>…</span>");
@@ -431,6 +446,7 @@ void MainWindow::showBeam(quint64 generation, const QList<Translation>& hypothes
 void MainWindow::showHypothesis(int index) {
   if (index < 0 || index >= beamHypotheses_.size()) return;
   const Translation& t = beamHypotheses_[index];
+  heatmap_->setReservedRows(0);
   heatmap_->setMatrix(AttentionMatrix::fromTranslation(t, QString()));
   heatmap_->setCurrentRow(-1);
   output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
@@ -474,8 +490,9 @@ void MainWindow::showModelInfo() {
   }
   const ModelInfo& m = *it;
   QString bleu = m.training.test_bleu >= 0 ? tr(", test BLEU %1").arg(m.training.test_bleu, 0, 'f', 1) : QString();
-  modelStatus_->setText(tr("%1 · %2 · %3M parameters%4")
-                            .arg(key, QString::fromStdString(m.config.score))
+  const QString score = QString::fromStdString(m.config.score);
+  modelStatus_->setText(tr("%1 · %2M parameters%3")
+                            .arg(key == score ? key : QStringLiteral("%1 (%2)").arg(key, score))
                             .arg(m.parameters / 1e6, 0, 'f', 1)
                             .arg(bleu));
 }

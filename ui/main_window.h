@@ -32,6 +32,8 @@ class MainWindow : public QMainWindow {
 
   /// Puts `sentence` in the input and translates it.
   void translateSentence(const QString& sentence);
+  /// Puts `sentence` in the input and decodes its first `steps` steps (step mode).
+  void stepSentence(const QString& sentence, int steps);
   /// Adds a model file to the score function list and selects it; false (and a dialog) on error.
   bool openModelFile(const QString& path);
   /// Exports the current heatmap, or the compare grid when that tab is shown.

@@ -19,6 +19,15 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription(QStringLiteral("Explore attention in neural machine translation."));
   parser.addHelpOption();
   parser.addVersionOption();
+  const QCommandLineOption compareOption(QStringLiteral("compare"),
+                                        QStringLiteral("start in the compare view"));
+  const QCommandLineOption stepOption(QStringLiteral("step"),
+                                      QStringLiteral("start in step mode after N decoding steps"),
+                                      QStringLiteral("N"));
+  const QCommandLineOption scoreOption(QStringLiteral("score"),
+                                       QStringLiteral("start with this score function"),
+                                       QStringLiteral("NAME"));
+  parser.addOptions({compareOption, stepOption, scoreOption});
   parser.addPositionalArgument(QStringLiteral("sentence"),
                                QStringLiteral("an English sentence to translate at start, or a .attnmodel file to open"));
   parser.process(app);
@@ -34,6 +43,12 @@ int main(int argc, char** argv) {
     else
       words << argument;
   }
-  if (!words.isEmpty()) window.translateSentence(words.join(QLatin1Char(' ')));
+  if (parser.isSet(scoreOption)) window.selectModel(parser.value(scoreOption));
+  if (parser.isSet(compareOption)) window.showCompare(true);
+  const QString sentence = words.join(QLatin1Char(' '));
+  if (!sentence.isEmpty() && parser.isSet(stepOption))
+    window.stepSentence(sentence, std::max(0, parser.value(stepOption).toInt()));
+  else if (!sentence.isEmpty())
+    window.translateSentence(sentence);
   return app.exec();
 }
