@@ -61,6 +61,8 @@ torch::Tensor DecoderImpl::output(const torch::Tensor& state, const torch::Tenso
 
 DecoderStep DecoderImpl::step(const DecoderContext& context, const torch::Tensor& state,
                               const torch::Tensor& previous_tokens) {
+  if (state.size(0) == 1 && !torch::GradMode::is_enabled() && !is_training())
+    return step_single(context, state, previous_tokens);
   const torch::Tensor embedded = embedding_(previous_tokens);
   const torch::Tensor weights = attention_->weights(context.keys, context.mask, state);
   const torch::Tensor row = weights.unsqueeze(1);
@@ -70,6 +72,36 @@ DecoderStep DecoderImpl::step(const DecoderContext& context, const torch::Tensor
                                     torch::bmm(row, context.context_gates).squeeze(1);
   const torch::Tensor next = gru_update(input_gates, state);
   return {output(next, context_vector, embedded), next, weights};
+}
+
+DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch::Tensor& state,
+                                     const torch::Tensor& previous_tokens) {
+  const int64_t E = config_.embedding, H = config_.hidden;
+  const torch::Tensor h = state[0];
+  const torch::Tensor embedded = embedding_->weight[previous_tokens.item<int64_t>()];
+  const torch::Tensor weights = attention_->weights(context.keys, context.mask, state);
+  const torch::Tensor a = weights[0];
+  const torch::Tensor context_vector = torch::mv(context.states[0].t(), a);
+  // weight_ih's first E columns are a strided view; BLAS gemv reads it in place.
+  torch::Tensor input_gates =
+      torch::addmv(cell_->bias_ih, cell_->weight_ih.narrow(1, 0, E), embedded);
+  input_gates.addmv_(context.context_gates[0].t(), a);
+  const torch::Tensor hidden_gates = torch::addmv(cell_->bias_hh, cell_->weight_hh, h);
+  // The same GRU as gru_update(), in fewer operations: r and z in one sigmoid, n with addcmul.
+  const torch::Tensor reset_update =
+      torch::sigmoid(input_gates.narrow(0, 0, 2 * H) + hidden_gates.narrow(0, 0, 2 * H));
+  const torch::Tensor candidate = torch::tanh(torch::addcmul(
+      input_gates.narrow(0, 2 * H, H), reset_update.narrow(0, 0, H), hidden_gates.narrow(0, 2 * H, H)));
+  const torch::Tensor next = torch::lerp(candidate, h, reset_update.narrow(0, H, H));
+  const torch::Tensor features = torch::cat({next, context_vector, embedded});
+  torch::Tensor logits;
+  if (config_.tied_readout) {
+    const torch::Tensor readout = torch::tanh(torch::addmv(readout_->bias, readout_->weight, features));
+    logits = torch::addmv(output_bias_, embedding_->weight, readout);
+  } else {
+    logits = torch::addmv(output_->bias, output_->weight, features);
+  }
+  return {logits.unsqueeze(0), next.unsqueeze(0), weights};
 }
 
 torch::Tensor DecoderImpl::forward(const DecoderContext& context, torch::Tensor state,

@@ -39,6 +39,7 @@ class MainWindowTest : public QObject {
   void exportWritesValidFilesOfTheRequestedSize();
   void corruptModelShowsErrorAndWindowStaysUsable();
   void historyWalksBackAndForth();
+  void beamListsHypothesesAndShowsTheChosenOne();
 
  private:
   void typeAndTranslate(const QString& sentence);
@@ -250,6 +251,26 @@ void MainWindowTest::historyWalksBackAndForth() {
   QCOMPARE(edit->text(), QString("a"));
   QTest::keyClick(edit, Qt::Key_Down);
   QCOMPARE(edit->text(), QString("b c"));
+}
+
+void MainWindowTest::beamListsHypothesesAndShowsTheChosenOne() {
+  QComboBox* searchBox = nullptr;
+  for (QComboBox* box : window_->findChildren<QComboBox*>())
+    if (box->findText("Beam") >= 0) searchBox = box;
+  QVERIFY(searchBox);
+  searchBox->setCurrentText("Beam");  // beam 5 by default
+  typeAndTranslate("a b c");
+  QListWidget* beams = window_->beamList();
+  QVERIFY(beams->isVisible());
+  QCOMPARE(beams->count(), 5);
+  QCOMPARE(beams->currentRow(), 0);
+  const AttentionMatrix best = window_->heatmap()->matrix();
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  beams->setCurrentRow(1);
+  QCOMPARE(updated.count(), 1);
+  const AttentionMatrix second = window_->heatmap()->matrix();
+  QVERIFY(second.targetTokens != best.targetTokens);
+  QCOMPARE(second.sourceTokens, best.sourceTokens);
 }
 
 QTEST_MAIN(MainWindowTest)
