@@ -37,11 +37,21 @@ data="$(dirname "$reference")/../data/multi30k"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 echo "options: ${options[*]}; $runs runs each, alternating" >&2
+# One JSON line per run into the log (and to stderr, so a long comparison shows progress).
+measure() {
+  local name="$1" line
+  shift
+  if ! line="$("$@" | tail -n 1)" || [[ "$line" != "{"* ]]; then
+    echo "compare.sh: $name failed: $*" >&2
+    exit 2
+  fi
+  echo "$line" | tee -a "$log" >&2
+}
 for ((i = 1; i <= runs; i++)); do
   echo "run $i/$runs: reference" >&2
-  "$python" "$reference" "${options[@]}" | tail -n 1 | tee -a "$log" >&2
+  measure reference "$python" "$reference" "${options[@]}"
   echo "run $i/$runs: attnscope-cli" >&2
-  "$cli" bench --data "$data" "${options[@]}" | tail -n 1 | tee -a "$log" >&2
+  measure attnscope-cli "$cli" bench --data "$data" "${options[@]}"
 done
 
 "$python" - "$log" <<'EOF'
