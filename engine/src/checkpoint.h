@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,9 @@ void save_checkpoint(const std::string& path, const Checkpoint& checkpoint,
 
 /// Throws std::runtime_error "model file 'path' ...: problem". header_only skips the weights.
 Checkpoint load_checkpoint(const std::string& path, bool header_only = false);
+/// The same checks on a whole file held in memory (`name` is used in messages; the fuzzer).
+Checkpoint parse_checkpoint(const std::string& name, std::string_view bytes,
+                            bool header_only = false);
 
 /// Copies checkpoint tensors into a module's parameters, checking names and shapes.
 void load_parameters(torch::nn::Module& module, const Checkpoint& checkpoint,

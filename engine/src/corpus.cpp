@@ -3,11 +3,13 @@
 #include <zlib.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 
 #include "attnscope/errors.h"
+#include "attnscope/text.h"
 
 namespace attnscope {
 namespace {
@@ -29,9 +31,11 @@ std::string read_all(const std::string& path) {
     const int n = gzread(file, buffer, sizeof buffer);
     if (n < 0) {
       int code = 0;
-      const char* what = gzerror(file, &code);
-      ATTNSCOPE_THROW_RUNTIME_ERROR("cannot read '", path, "': ",
-                                    code == Z_ERRNO ? std::strerror(errno) : what);
+      std::string what = gzerror(file, &code);
+      if (code == Z_ERRNO) ATTNSCOPE_THROW_RUNTIME_ERROR("cannot read '", path, "': ", std::strerror(errno));
+      // zlib's message starts with the path again: "x.gz: incorrect data check".
+      if (what.rfind(path + ": ", 0) == 0) what.erase(0, path.size() + 2);
+      ATTNSCOPE_THROW_RUNTIME_ERROR("'", path, "' is a damaged gzip file (", what, ")");
     }
     if (n == 0) break;
     data.append(buffer, static_cast<size_t>(n));
@@ -58,6 +62,20 @@ std::vector<std::string> read_lines(const std::string& path) {
     if (stop > start && data[stop - 1] == '\r') --stop;
     lines.emplace_back(data, start, stop - start);
     start = end + 1;
+  }
+  return lines;
+}
+
+std::vector<std::string> read_utf8_lines(const std::string& path) {
+  std::vector<std::string> lines = read_lines(path);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const size_t at = first_invalid_utf8(lines[i]);
+    if (at == std::string::npos) continue;
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(lines[i][at]));
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("'", path, "' line ", i + 1, " is not UTF-8 (byte ", byte,
+                                     " at column ", at + 1,
+                                     "); convert the file, e.g. iconv -f latin1 -t utf-8");
   }
   return lines;
 }

@@ -11,8 +11,8 @@ namespace attnscope {
 
 TokenizedPairs read_parallel(const std::string& source_path, const std::string& target_path,
                              int64_t max_source_tokens) {
-  const std::vector<std::string> source = read_lines(source_path);
-  const std::vector<std::string> target = read_lines(target_path);
+  const std::vector<std::string> source = read_utf8_lines(source_path);
+  const std::vector<std::string> target = read_utf8_lines(target_path);
   if (source.size() != target.size())
     ATTNSCOPE_THROW_INVALID_ARGUMENT("'", source_path, "' has ", source.size(), " lines but '",
                                      target_path, "' has ", target.size(),

@@ -77,7 +77,9 @@ std::string join_tokens(const std::vector<std::string>& tokens) {
   return out;
 }
 
-bool is_valid_utf8(std::string_view bytes) {
+bool is_valid_utf8(std::string_view bytes) { return first_invalid_utf8(bytes) == std::string_view::npos; }
+
+size_t first_invalid_utf8(std::string_view bytes) {
   size_t i = 0;
   const size_t n = bytes.size();
   while (i < n) {
@@ -94,20 +96,20 @@ bool is_valid_utf8(std::string_view bytes) {
     } else if ((c & 0xF8) == 0xF0) {
       extra = 3, cp = c & 0x07;
     } else {
-      return false;
+      return i;
     }
-    if (i + extra >= n) return false;  // sequence cut off at the end
+    if (i + extra >= n) return i;  // sequence cut off at the end
     for (int k = 1; k <= extra; ++k) {
       const auto cc = static_cast<unsigned char>(bytes[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
+      if ((cc & 0xC0) != 0x80) return i;
       cp = (cp << 6) | (cc & 0x3F);
     }
     const bool overlong = (extra == 1 && cp < 0x80) || (extra == 2 && cp < 0x800) ||
                           (extra == 3 && cp < 0x10000);
-    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
     i += extra + 1;
   }
-  return true;
+  return std::string_view::npos;
 }
 
 }  // namespace attnscope

@@ -27,6 +27,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr int64_t kMaxTrainDimension = 4096;
+
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -34,9 +36,17 @@ double seconds_since(Clock::time_point start) {
 // Fails now, not after an hour of training, when the model could not be written.
 void check_writable(const std::string& output_path) {
   namespace fs = std::filesystem;
+  if (output_path.empty()) ATTNSCOPE_THROW_INVALID_ARGUMENT("--out is empty: give a model file name");
   const fs::path path(output_path);
   if (fs::is_directory(path))
     ATTNSCOPE_THROW_INVALID_ARGUMENT("output '", output_path, "' is a directory, not a file name");
+  // Saving renames a temporary file over these: never over a device, a FIFO or a folder.
+  for (const std::string& target : {output_path, output_path + ".state"}) {
+    std::error_code ec;
+    const auto status = fs::status(target, ec);
+    if (fs::exists(status) && !fs::is_regular_file(status))
+      ATTNSCOPE_THROW_INVALID_ARGUMENT("output '", target, "' exists and is not a regular file");
+  }
   const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
   if (!fs::is_directory(folder))
     ATTNSCOPE_THROW_INVALID_ARGUMENT("output folder '", folder.string(), "' does not exist");
@@ -121,6 +131,16 @@ class Trainer {
     TokenizedPairs train_text = read_parallel(options_.source_path, options_.target_path, max_words);
     TokenizedPairs valid_text = read_parallel(options_.validation_source_path,
                                               options_.validation_target_path, max_words);
+    // The test set is only used after the last epoch: a bad one must fail before the first.
+    if (!options_.test_source_path.empty()) {
+      test_sources_ = read_utf8_lines(options_.test_source_path);
+      test_references_ = read_utf8_lines(options_.test_target_path);
+      if (test_sources_.size() != test_references_.size())
+        ATTNSCOPE_THROW_INVALID_ARGUMENT("'", options_.test_source_path, "' has ",
+                                         test_sources_.size(), " lines but '",
+                                         options_.test_target_path, "' has ",
+                                         test_references_.size());
+    }
     if (train_text.skipped > 0)
       notify(observer_, error_message("skipped ", train_text.skipped,
                                       " training pairs with an empty side or over ", max_words,
@@ -153,8 +173,16 @@ class Trainer {
                                        "' (dot, general, additive, scaled_dot, cosine, location)");
     if (options_.epochs < 1) ATTNSCOPE_THROW_INVALID_ARGUMENT("--epochs must be at least 1");
     if (options_.batch_size < 1) ATTNSCOPE_THROW_INVALID_ARGUMENT("--batch must be at least 1");
-    if (options_.model.embedding < 1 || options_.model.hidden < 1)
-      ATTNSCOPE_THROW_INVALID_ARGUMENT("--emb and --hidden must be at least 1");
+    // The upper bound keeps a typo (--hidden 100000) from allocating tens of gigabytes.
+    if (options_.model.embedding < 1 || options_.model.hidden < 1 ||
+        options_.model.embedding > kMaxTrainDimension || options_.model.hidden > kMaxTrainDimension)
+      ATTNSCOPE_THROW_INVALID_ARGUMENT("--emb and --hidden must be between 1 and ",
+                                       kMaxTrainDimension);
+    if (!(options_.model.dropout >= 0.0 && options_.model.dropout < 1.0))
+      ATTNSCOPE_THROW_INVALID_ARGUMENT("--dropout must be at least 0 and below 1, not ",
+                                       options_.model.dropout);
+    if (!(options_.learning_rate > 0.0 && std::isfinite(options_.learning_rate)))
+      ATTNSCOPE_THROW_INVALID_ARGUMENT("--lr must be a positive number, not ", options_.learning_rate);
     if (options_.test_source_path.empty() != options_.test_target_path.empty())
       ATTNSCOPE_THROW_INVALID_ARGUMENT("give both --test-src and --test-tgt, or neither");
   }
@@ -198,6 +226,10 @@ class Trainer {
       const auto start = Clock::now();
       const double train_loss = train_epoch(epoch, batches);
       const Validation validation = validate();
+      // A diverged model can still score some BLEU; it must not replace the best one.
+      if (!std::isfinite(validation.loss))
+        ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the validation loss is ", validation.loss,
+                                      " after epoch ", epoch, "; ", kept_model());
       EpochSummary summary{epoch, train_loss, validation.loss, std::exp(validation.loss),
                            validation.bleu, 0.0, state_.learning_rate, false};
       state_.epochs_done = epoch;
@@ -266,7 +298,7 @@ class Trainer {
     const double value = loss.item<double>();
     if (!std::isfinite(value))
       ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the loss is ", value, " at epoch ", epoch,
-                                    ", batch ", index, "; the best model so far was kept");
+                                    ", batch ", index, "; ", kept_model());
     optimizer_->zero_grad();
     loss.backward();
     torch::nn::utils::clip_grad_norm_(model_->parameters(), options_.gradient_clip);
@@ -310,6 +342,13 @@ class Trainer {
     return result;
   }
 
+  // What a divergence leaves behind, for its message.
+  std::string kept_model() const {
+    if (state_.best_epoch == 0) return "no model was saved (try a smaller --lr)";
+    return error_message("'", options_.output_path, "' keeps the best model, from epoch ",
+                         state_.best_epoch, " (try a smaller --lr)");
+  }
+
   void update_record() {
     record_.epochs = state_.epochs_done;
     record_.best_epoch = state_.best_epoch;
@@ -345,12 +384,8 @@ class Trainer {
 
   // Test BLEU of the saved (half-precision) model, stored in its file.
   void measure_test() {
-    const std::vector<std::string> sources = read_lines(options_.test_source_path);
-    const std::vector<std::string> references = read_lines(options_.test_target_path);
-    if (sources.size() != references.size())
-      ATTNSCOPE_THROW_INVALID_ARGUMENT("'", options_.test_source_path, "' has ", sources.size(),
-                                       " lines but '", options_.test_target_path, "' has ",
-                                       references.size());
+    const std::vector<std::string>& sources = test_sources_;
+    const std::vector<std::string>& references = test_references_;
     const Translator translator(options_.output_path);
     std::vector<std::vector<std::string>> reference_tokens;
     for (const auto& r : references) reference_tokens.push_back(tokenize(r));
@@ -380,6 +415,7 @@ class Trainer {
   TrainingRecord record_;
   std::vector<IdPair> train_pairs_, valid_pairs_;
   std::vector<std::vector<std::string>> valid_references_;
+  std::vector<std::string> test_sources_, test_references_;
 };
 
 }  // namespace

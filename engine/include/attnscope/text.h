@@ -21,5 +21,7 @@ std::string join_tokens(const std::vector<std::string>& tokens);
 
 /// True when `bytes` is well-formed UTF-8.
 bool is_valid_utf8(std::string_view bytes);
+/// The offset of the first byte that starts an ill-formed sequence; npos when there is none.
+size_t first_invalid_utf8(std::string_view bytes);
 
 }  // namespace attnscope
