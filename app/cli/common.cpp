@@ -17,8 +17,9 @@ std::string ModelChoice::path() const {
 }
 
 void add_threads_option(CLI::App& command, int& threads) {
+  // Bounded: torch would try to start a million threads for --threads 1000000 and never return.
   command.add_option("--threads", threads, "CPU threads (default: every core)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1024));
   command.callback([&threads] { set_thread_count(threads); });
 }
 

@@ -21,8 +21,8 @@ struct EvalOptions {
 };
 
 int run(const EvalOptions& o) {
-  const std::vector<std::string> sources = read_lines(o.source);
-  const std::vector<std::string> references = read_lines(o.reference);
+  const std::vector<std::string> sources = read_utf8_lines(o.source);
+  const std::vector<std::string> references = read_utf8_lines(o.reference);
   if (sources.size() != references.size())
     ATTNSCOPE_THROW_INVALID_ARGUMENT("'", o.source, "' has ", sources.size(), " lines but '",
                                      o.reference, "' has ", references.size());

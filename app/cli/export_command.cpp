@@ -4,6 +4,7 @@
 #include <attnscope/translator.h>
 
 #include <QApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <memory>
 
@@ -29,6 +30,15 @@ int run(const ExportCommand& c) {
   if (!ui::exportFormatFor(QString::fromStdString(c.out)))
     throw std::invalid_argument("cannot export to '" + c.out +
                                 "': unknown file type (use .png, .pdf, .svg, .csv or .json)");
+  // Checked before any model is loaded; and the exporter's save renames over whatever is at
+  // the path, which must never be a device or a FIFO.
+  const QFileInfo out(QString::fromStdString(c.out));
+  if (out.exists() && !out.isFile())
+    throw std::invalid_argument("cannot export to '" + c.out + "': " +
+                                (out.isDir() ? "it is a directory" : "it exists and is not a regular file"));
+  if (!out.absoluteDir().exists())
+    throw std::invalid_argument("cannot export to '" + c.out + "': folder '" +
+                                out.absolutePath().toStdString() + "' does not exist");
   std::string sentence;
   for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
   const bool grid = c.score == "all" && c.model.empty();

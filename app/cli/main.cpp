@@ -1,9 +1,25 @@
 // attnscope-cli: train, translate, eval, export, models, bench. Errors go to stderr as one line
 // and give a non-zero exit code.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
+#include <new>
 
 #include "cli/command.h"
+
+namespace {
+
+// One line, whatever the exception carries: Torch's errors append a C++ backtrace.
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+int fail(const std::string& message, int code = 1) {
+  std::cerr << "attnscope-cli: error: " << first_line(message) << '\n';
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"attnscope-cli: attention in neural machine translation, from the command line"};
@@ -20,17 +36,37 @@ int main(int argc, char** argv) {
   add("models", "list the installed models", add_models_command);
   add("export", "render attention heatmaps to PNG, PDF, SVG, CSV or JSON", add_export_command);
   add("bench", "training and decoding speed, comparable with the Python reference", add_bench_command);
+  // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
+  const auto known = [&](const std::string& name) {
+    for (const auto& entry : actions)
+      if (entry.first->check_name(name)) return true;
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !known(argv[1]))
+    return fail(std::string("unknown command '") + argv[1] +
+                    "' (translate, train, eval, models, export, bench; see --help)",
+                2);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // CLI11 adds a second line ("Run with --help ..."); keep errors to one.
+    return fail(std::string(e.what()) + " (see --help)", e.get_exit_code());
   }
   try {
+    int code = 0;
     for (auto& [command, action] : actions)
-      if (command->parsed()) return action();
+      if (command->parsed()) code = action();
+    // A full disk or a closed pipe behind stdout must not pass for success.
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+      return fail(std::string("cannot write the output: ") + std::strerror(errno));
+    return code;
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory");
   } catch (const std::exception& e) {
-    std::cerr << "attnscope-cli: error: " << e.what() << '\n';
-    return 1;
+    return fail(e.what());
+  } catch (...) {
+    return fail("unexpected internal error");
   }
-  return 0;
 }

@@ -1,6 +1,10 @@
+#include <attnscope/errors.h>
 #include <attnscope/translator.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -32,20 +36,24 @@ std::string to_json_line(const std::string& sentence, const Translation& t) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// `first_line`: the input line number of sentences[0], for the truncation note.
 void print(const TranslateOptions& o, const std::vector<std::string>& sentences,
-           const std::vector<Translation>& results) {
+           const std::vector<Translation>& results, size_t first_line = 1) {
   for (size_t i = 0; i < results.size(); ++i) {
     if (o.json) {
       std::cout << to_json_line(sentences[i], results[i]) << '\n';
     } else {
       std::cout << results[i].text() << '\n';
       if (results[i].source.truncated)
-        std::cerr << "attnscope-cli: note: line " << i + 1 << " has "
+        std::cerr << "attnscope-cli: note: line " << first_line + i << " has "
                   << results[i].source.original_length << " tokens; translated its first "
                   << results[i].source.tokens.size() - 1 << '\n';
     }
   }
   std::cout.flush();
+  // Stop at once when nobody can read the translations (a full disk behind stdout).
+  if (!std::cout)
+    ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write the translations: ", std::strerror(errno));
 }
 
 int run(const TranslateOptions& o) {
@@ -59,16 +67,21 @@ int run(const TranslateOptions& o) {
   // From a pipe, translate in batches (much faster); from a terminal, answer each line at once.
   const size_t batch = isatty(STDIN_FILENO) ? 1 : 64;
   std::vector<std::string> lines;
-  std::string line;
+  std::string line;  // getline keeps NUL bytes: they are dropped by the tokenizer, not here
+  size_t done = 0;
   while (std::getline(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     lines.push_back(line);
     if (lines.size() == batch) {
-      print(o, lines, translator.translate_batch(lines, options));
+      print(o, lines, translator.translate_batch(lines, options), done + 1);
+      done += lines.size();
       lines.clear();
     }
   }
-  print(o, lines, translator.translate_batch(lines, options));
+  // std::cin reads through stdio, so a read error (stdin is a folder, EIO) shows there.
+  if (std::ferror(stdin))
+    ATTNSCOPE_THROW_RUNTIME_ERROR("cannot read standard input: ", std::strerror(errno));
+  print(o, lines, translator.translate_batch(lines, options), done + 1);
   return 0;
 }
 
