@@ -1,0 +1,25 @@
+// libFuzzer target: the model file parser takes any bytes and either returns a checkpoint or
+// throws std::runtime_error; never a crash, a hang or an absurd allocation. Built with
+// FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, which skips the CRC-32 checks so that mutations
+// reach the JSON header and the tensor table.
+#include <cstdint>
+#include <stdexcept>
+#include <string_view>
+
+#include "checkpoint.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  for (const bool header_only : {true, false}) {
+    try {
+      const attnscope::Checkpoint checkpoint = attnscope::parse_checkpoint("fuzz", bytes, header_only);
+      // What the loader promises its callers.
+      if (checkpoint.source_vocabulary.size() != checkpoint.config.source_vocab ||
+          checkpoint.target_vocabulary.size() != checkpoint.config.target_vocab)
+        __builtin_trap();
+    } catch (const std::runtime_error&) {
+      // The expected outcome for almost every input: one line naming the problem.
+    }
+  }
+  return 0;
+}

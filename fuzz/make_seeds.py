@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Writes the fuzzers' small seed corpora to fuzz/corpus/ (committed; rerun after a format change)."""
+import json
+import os
+import struct
+import zlib
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def model_file(tensors, config_changes=None, version=1):
+    specials = ["<pad>", "<unk>", "<s>", "</s>"]
+    config = {"score": "dot", "source_language": "en", "target_language": "de",
+              "source_vocab": 6, "target_vocab": 5, "embedding": 2, "hidden": 2,
+              "attention": 2, "tied_readout": True, "dropout": 0.0, "max_source_length": 4}
+    config.update(config_changes or {})
+    data, table = b"", []
+    for name, dtype, shape in tensors:
+        size = {"f32": 4, "f16": 2, "u8": 1}[dtype]
+        count = 1
+        for d in shape:
+            count *= d
+        raw = bytes((i * 7 + 3) % 256 for i in range(count * size))
+        table.append({"name": name, "dtype": dtype, "shape": shape, "offset": len(data),
+                      "bytes": len(raw), "crc32": zlib.crc32(raw)})
+        data += raw
+    header = json.dumps({
+        "config": config,
+        "source_vocabulary": specials + ["a", "b"],
+        "target_vocabulary": specials + ["x"],
+        "training": {"corpus": "seed", "epochs": 1, "best_epoch": 1, "seconds": 0.5,
+                     "validation_loss": 1.0, "validation_bleu": 2.0, "test_bleu": -1.0,
+                     "test_bleu_beam5": -1.0, "test_corpus": "", "command": "seed", "seed": 1},
+        "extra": {"resume": {"epochs_done": 1}},
+        "tensors": table}, separators=(",", ":")).encode()
+    return (b"ATTNSCOPE-MODEL\n" + struct.pack("<IQI", version, len(header), zlib.crc32(header))
+            + header + data)
+
+
+def write(folder, name, data):
+    path = os.path.join(here, "corpus", folder, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+tensors = [("encoder.embedding.weight", "f32", [6, 2]), ("decoder.embedding.weight", "f16", [5, 2]),
+           ("optimizer", "u8", [9])]
+model = model_file(tensors)
+write("checkpoint", "model", model)
+write("checkpoint", "untied-f16", model_file(tensors[1:2], {"tied_readout": False}))
+write("checkpoint", "truncated", model[: len(model) - 7])
+write("checkpoint", "future-version", model_file(tensors, version=2))
+write("checkpoint", "no-tensors", model_file([]))
+write("checkpoint", "magic-only", b"ATTNSCOPE-MODEL\n")
+
+for name, text in {
+    "plain": "A man, riding a bicycle.",
+    "german": "Zwei Männer stehen auf der Straße. ÄÖÜ ß",
+    "decomposed": "E\u0301te\u0301 l'e\u0301te\u0301 2016!",
+    "emoji-cjk-rtl": "😀 👩‍👩‍👧 東京 שלום مرحبا \u202eabc",
+    "specials": "<unk> </s> <s> <pad> %s %n {0}",
+}.items():
+    write("tokenizer", name, text.encode())
+write("tokenizer", "controls", b"a\x00b\x01\tc\r\n\x7f d")
+write("tokenizer", "invalid-utf8", b"ab\xff\xfe \xc3( \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82")
