@@ -262,6 +262,14 @@ BenchResult run_benchmark(const BenchOptions& options) {
     decode_pairs.push_back(&pairs[i]);
   model->eval();
   {
+    // Decode the model as the engine ships it: model files store half precision, so round the
+    // weights once (what saving and loading does) and let the decoder use its half-precision
+    // output path, exactly as a Translator loaded from a file would.
+    {
+      torch::NoGradGuard no_grad;
+      for (auto& p : model->parameters()) p.copy_(p.to(torch::kHalf).to(torch::kFloat));
+    }
+    model->prepare_inference();
     c10::InferenceMode inference;
     start = Clock::now();
     for (const IdPair* pair : decode_pairs) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "attnscope/vocabulary.h"
+#include "gru_math.h"
 
 namespace attnscope {
 
@@ -76,7 +77,7 @@ DecoderStep DecoderImpl::step(const DecoderContext& context, const torch::Tensor
 
 DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch::Tensor& state,
                                      const torch::Tensor& previous_tokens) {
-  const int64_t E = config_.embedding, H = config_.hidden;
+  const int64_t E = config_.embedding;
   const torch::Tensor h = state[0];
   const torch::Tensor embedded = embedding_->weight[previous_tokens.item<int64_t>()];
   const torch::Tensor weights = attention_->weights(context.keys, context.mask, state);
@@ -87,21 +88,22 @@ DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch:
       torch::addmv(cell_->bias_ih, cell_->weight_ih.narrow(1, 0, E), embedded);
   input_gates.addmv_(context.context_gates[0].t(), a);
   const torch::Tensor hidden_gates = torch::addmv(cell_->bias_hh, cell_->weight_hh, h);
-  // The same GRU as gru_update(), in fewer operations: r and z in one sigmoid, n with addcmul.
-  const torch::Tensor reset_update =
-      torch::sigmoid(input_gates.narrow(0, 0, 2 * H) + hidden_gates.narrow(0, 0, 2 * H));
-  const torch::Tensor candidate = torch::tanh(torch::addcmul(
-      input_gates.narrow(0, 2 * H, H), reset_update.narrow(0, 0, H), hidden_gates.narrow(0, 2 * H, H)));
-  const torch::Tensor next = torch::lerp(candidate, h, reset_update.narrow(0, H, H));
+  const torch::Tensor next = gru_vector_update(input_gates, hidden_gates, h);
   const torch::Tensor features = torch::cat({next, context_vector, embedded});
-  torch::Tensor logits;
-  if (config_.tied_readout) {
-    const torch::Tensor readout = torch::tanh(torch::addmv(readout_->bias, readout_->weight, features));
-    logits = torch::addmv(output_bias_, embedding_->weight, readout);
-  } else {
-    logits = torch::addmv(output_->bias, output_->weight, features);
-  }
+  const torch::Tensor output_input =
+      config_.tied_readout ? torch::tanh(torch::addmv(readout_->bias, readout_->weight, features))
+                           : features;
+  const torch::Tensor& output_weight = config_.tied_readout ? embedding_->weight : output_->weight;
+  const torch::Tensor& output_bias = config_.tied_readout ? output_bias_ : output_->bias;
+  const torch::Tensor logits = half_output_ ? half_output_->multiply(output_input, output_bias)
+                                            : torch::addmv(output_bias, output_weight, output_input);
   return {logits.unsqueeze(0), next.unsqueeze(0), weights};
+}
+
+void DecoderImpl::prepare_inference() {
+  const torch::Tensor weight =
+      (config_.tied_readout ? embedding_->weight : output_->weight).detach();
+  half_output_ = HalfMatrix::is_exact_in_half(weight) ? std::make_shared<HalfMatrix>(weight) : nullptr;
 }
 
 torch::Tensor DecoderImpl::forward(const DecoderContext& context, torch::Tensor state,

@@ -2,6 +2,7 @@
 #include <torch/torch.h>
 
 #include "attention.h"
+#include "half_matrix.h"
 #include "attnscope/model_config.h"
 
 namespace attnscope {
@@ -39,6 +40,10 @@ class DecoderImpl : public torch::nn::Module {
   /// output layer runs once over all steps, which is where training spends most of its time.
   torch::Tensor forward(const DecoderContext& context, torch::Tensor state,
                         const torch::Tensor& inputs, torch::Tensor* attention = nullptr);
+  /// For a model that will only decode from now on (loaded from a file): keeps a half-precision
+  /// copy of the output matrix for batch-1 steps when that copy is exact. Training afterwards
+  /// would make the copy stale, so call it only on models that are done training.
+  void prepare_inference();
 
  private:
   // step() for one sentence without autograd, in matrix-vector products: at batch size 1 a
@@ -56,6 +61,7 @@ class DecoderImpl : public torch::nn::Module {
   torch::nn::Linear readout_{nullptr};  // tied_readout: [state; context; embedding] -> E
   torch::Tensor output_bias_;           // tied_readout: logits = tanh(readout) · Eᵀ + bias
   torch::nn::Linear output_{nullptr};   // otherwise: [state; context; embedding] -> V
+  std::shared_ptr<HalfMatrix> half_output_;  // see prepare_inference()
 };
 TORCH_MODULE(Decoder);
 

@@ -18,6 +18,11 @@ class EncoderImpl : public torch::nn::Module {
   EncoderOutput forward(const torch::Tensor& source, const torch::Tensor& lengths);
 
  private:
+  // forward() for one sentence without autograd: no packing, and matrix-vector products for
+  // the recurrent part (a one-row matrix product costs several times more on this BLAS).
+  EncoderOutput forward_single(const torch::Tensor& source);
+  torch::Tensor run_direction(const torch::Tensor& embedded, bool reverse, torch::Tensor* last);
+
   torch::nn::Embedding embedding_{nullptr};
   torch::nn::GRU rnn_{nullptr};
   torch::nn::Linear bridge_{nullptr};

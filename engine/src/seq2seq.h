@@ -29,6 +29,8 @@ class Seq2SeqImpl : public torch::nn::Module {
                         const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr);
 
   int64_t parameter_count() const;
+  /// See DecoderImpl::prepare_inference(): for models that only decode from now on.
+  void prepare_inference() { decoder_->prepare_inference(); }
 
  private:
   ModelConfig config_;

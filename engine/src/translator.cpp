@@ -127,6 +127,7 @@ Translator::Translator(const std::string& model_path) : impl_(std::make_unique<I
   impl_->model = Seq2Seq(checkpoint.config);
   load_parameters(*impl_->model, checkpoint, model_path);
   impl_->model->eval();
+  impl_->model->prepare_inference();
   impl_->source_vocabulary = std::move(checkpoint.source_vocabulary);
   impl_->target_vocabulary = std::move(checkpoint.target_vocabulary);
   impl_->info = {model_path, checkpoint.config, checkpoint.training,

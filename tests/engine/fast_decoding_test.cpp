@@ -1,0 +1,55 @@
+// The batch-1 decoding path (matrix-vector products, half-precision output matrix) must give
+// the tokens and, up to summation order, the probabilities of the general batched path.
+#include <gtest/gtest.h>
+
+#include "checkpoint.h"
+#include "engine/test_models.h"
+#include "half_matrix.h"
+#include "search.h"
+
+namespace attnscope {
+namespace {
+
+TEST(HalfMatrix, MultipliesLikeFloatOnHalfExactWeights) {
+  torch::manual_seed(7);
+  const torch::Tensor weight = torch::randn({301, 37}).to(torch::kHalf).to(torch::kFloat);
+  ASSERT_TRUE(HalfMatrix::is_exact_in_half(weight) || !__builtin_cpu_supports("avx2"));
+  if (!HalfMatrix::is_exact_in_half(weight)) GTEST_SKIP() << "no AVX2/F16C on this CPU";
+  const torch::Tensor x = torch::randn({37}), bias = torch::randn({301});
+  const torch::Tensor expected = torch::addmv(bias, weight, x);
+  EXPECT_TRUE(torch::allclose(HalfMatrix(weight).multiply(x, bias), expected, 1e-5, 1e-5));
+  EXPECT_FALSE(HalfMatrix::is_exact_in_half(torch::full({2, 2}, 0.1f)));  // 0.1 is not a half
+}
+
+class FastDecoding : public ::testing::TestWithParam<bool> {};
+
+TEST_P(FastDecoding, SameTokensAsTheBatchedPath) {
+  // A model stored in half precision, as every trained model file is.
+  Checkpoint checkpoint = load_checkpoint(testing::copy_model("additive"));
+  checkpoint.config.tied_readout = GetParam();
+  Seq2Seq model(checkpoint.config);
+  if (GetParam()) {
+    load_parameters(*model, checkpoint, "copy model");
+  } else {  // the reference's direct output layer: random weights, rounded to half precision
+    torch::NoGradGuard no_grad;
+    torch::manual_seed(8);
+    for (auto& p : model->parameters()) p.copy_((p * 3).to(torch::kHalf).to(torch::kFloat));
+  }
+  model->eval();
+  c10::InferenceMode inference;
+  const std::vector<std::vector<int64_t>> sources = {{4, 5, 6, 7, 3}, {8, 9, 10, 3}, {11, 4, 3}};
+  const std::vector<int> limits = {12, 12, 12};
+  const auto batched = greedy_search(model, sources, limits);  // B = 3: general path
+  model->prepare_inference();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const auto single = greedy_search(model, {sources[i]}, {limits[i]});  // B = 1: fast path
+    EXPECT_EQ(single[0].tokens, batched[i].tokens) << i;
+    for (size_t j = 0; j < single[0].probabilities.size(); ++j)
+      EXPECT_NEAR(single[0].probabilities[j], batched[i].probabilities[j], 1e-4);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(TiedAndDirectOutput, FastDecoding, ::testing::Bool());
+
+}  // namespace
+}  // namespace attnscope
