@@ -21,7 +21,7 @@ train_one() {
   "$cli" train --src "$data/train.en.gz" --tgt "$data/train.de.gz" \
     --val-src "$data/val.en.gz" --val-tgt "$data/val.de.gz" \
     --test-src "$data/test_2016_flickr.en.gz" --test-tgt "$data/test_2016_flickr.de.gz" \
-    --score "$score" --out "runs/$score.attnmodel" --epochs 20 --seed 1 --threads 1 --resume \
+    --score "$score" --out "runs/$score.attnmodel" --epochs 12 --seed 1 --threads 1 --resume \
     >>"runs/$score.log" 2>&1 && cp "runs/$score.attnmodel" "resources/models/$score.attnmodel"
 }
 
