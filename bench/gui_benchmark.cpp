@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   clock.start();
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("attnscope-bench"));
-  attnscope::set_thread_count(0);  // as the app does
+  attnscope::set_thread_count(1);  // as the app's engine thread does
   const int repeats = argc > 1 ? std::max(1, atoi(argv[1])) : 20;
   attnscope::ui::MainWindow window;
   window.resize(1280, 800);
