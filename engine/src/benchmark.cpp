@@ -12,6 +12,7 @@
 #include "parallel_corpus.h"
 #include "search.h"
 #include "seq2seq.h"
+#include "training_loss.h"
 
 namespace attnscope {
 namespace {
@@ -224,13 +225,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
       sentences = tokens = 0;
     }
     const Batch batch = make_batch(pairs, batches[static_cast<size_t>(i)]);
-    const int64_t steps = batch.target.size(1) - 1;
-    const torch::Tensor inputs = batch.target.narrow(1, 0, steps);
-    const torch::Tensor expected = batch.target.narrow(1, 1, steps);
-    const torch::Tensor logits = model->forward(batch.source, batch.lengths, inputs);
-    const torch::Tensor loss = torch::nn::functional::cross_entropy(
-        logits.reshape({-1, logits.size(-1)}), expected.reshape(-1),
-        torch::nn::functional::CrossEntropyFuncOptions().ignore_index(Vocabulary::kPad));
+    const torch::Tensor loss = teacher_forced_loss(model, batch);  // the trainer's own loss
     optimizer.zero_grad();
     loss.backward();
     torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);

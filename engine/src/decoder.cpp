@@ -107,7 +107,8 @@ void DecoderImpl::prepare_inference() {
 }
 
 torch::Tensor DecoderImpl::forward(const DecoderContext& context, torch::Tensor state,
-                                   const torch::Tensor& inputs, torch::Tensor* attention) {
+                                   const torch::Tensor& inputs, torch::Tensor* attention,
+                                   const torch::Tensor& keep) {
   const torch::Tensor embedded =
       torch::dropout(embedding_(inputs), config_.dropout, is_training());
   const torch::Tensor embedding_weight = cell_->weight_ih.narrow(1, 0, config_.embedding);
@@ -128,7 +129,9 @@ torch::Tensor DecoderImpl::forward(const DecoderContext& context, torch::Tensor 
   const torch::Tensor all_weights = torch::stack(weights, 1);          // [B,T,S]
   const torch::Tensor contexts = torch::bmm(all_weights, context.states);  // [B,T,2H]
   if (attention != nullptr) *attention = all_weights;
-  return output(torch::stack(states, 1), contexts, embedded);
+  const torch::Tensor all_states = torch::stack(states, 1);
+  if (!keep.defined()) return output(all_states, contexts, embedded);
+  return output(all_states.index({keep}), contexts.index({keep}), embedded.index({keep}));
 }
 
 }  // namespace attnscope

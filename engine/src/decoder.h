@@ -38,8 +38,10 @@ class DecoderImpl : public torch::nn::Module {
                    const torch::Tensor& previous_tokens);
   /// Teacher forcing over inputs [B,T]: logits [B,T,V]; attention [B,T,S] when asked for. The
   /// output layer runs once over all steps, which is where training spends most of its time.
+  /// With `keep` [B,T] (bool), only the kept positions get logits: [N,V], in row-major order.
   torch::Tensor forward(const DecoderContext& context, torch::Tensor state,
-                        const torch::Tensor& inputs, torch::Tensor* attention = nullptr);
+                        const torch::Tensor& inputs, torch::Tensor* attention = nullptr,
+                        const torch::Tensor& keep = {});
   /// For a model that will only decode from now on (loaded from a file): keeps a half-precision
   /// copy of the output matrix for batch-1 steps when that copy is exact. Training afterwards
   /// would make the copy stale, so call it only on models that are done training.

@@ -19,9 +19,10 @@ EncodedBatch Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tenso
 }
 
 torch::Tensor Seq2SeqImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths,
-                                   const torch::Tensor& target_inputs, torch::Tensor* attention) {
+                                   const torch::Tensor& target_inputs, torch::Tensor* attention,
+                                   const torch::Tensor& keep) {
   EncodedBatch encoded = encode(source, lengths);
-  return decoder_->forward(encoded.context, encoded.initial_state, target_inputs, attention);
+  return decoder_->forward(encoded.context, encoded.initial_state, target_inputs, attention, keep);
 }
 
 int64_t Seq2SeqImpl::parameter_count() const {

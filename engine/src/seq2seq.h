@@ -24,9 +24,11 @@ class Seq2SeqImpl : public torch::nn::Module {
                    const torch::Tensor& previous_tokens) {
     return decoder_->step(context, state, previous_tokens);
   }
-  /// Teacher forcing: target_inputs [B,T] (starting with <s>) -> logits [B,T,V].
+  /// Teacher forcing: target_inputs [B,T] (starting with <s>) -> logits [B,T,V], or [N,V] for
+  /// the N positions where `keep` [B,T] is true.
   torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& lengths,
-                        const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr);
+                        const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr,
+                        const torch::Tensor& keep = {});
 
   int64_t parameter_count() const;
   /// See DecoderImpl::prepare_inference(): for models that only decode from now on.

@@ -20,6 +20,7 @@
 #include "checkpoint.h"
 #include "parallel_corpus.h"
 #include "search.h"
+#include "training_loss.h"
 #include "seq2seq.h"
 
 namespace attnscope {
@@ -287,14 +288,7 @@ class Trainer {
   }
 
   double train_batch(const Batch& batch, int epoch, int index) {
-    const torch::Tensor inputs = batch.target.narrow(1, 0, batch.target.size(1) - 1);
-    const torch::Tensor expected = batch.target.narrow(1, 1, batch.target.size(1) - 1);
-    const torch::Tensor logits = model_->forward(batch.source, batch.lengths, inputs);
-    const torch::Tensor loss = torch::nn::functional::cross_entropy(
-        logits.reshape({-1, logits.size(-1)}), expected.reshape(-1),
-        torch::nn::functional::CrossEntropyFuncOptions()
-            .ignore_index(Vocabulary::kPad)
-            .label_smoothing(options_.label_smoothing));
+    const torch::Tensor loss = teacher_forced_loss(model_, batch, options_.label_smoothing);
     const double value = loss.item<double>();
     if (!std::isfinite(value))
       ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the loss is ", value, " at epoch ", epoch,
@@ -316,15 +310,7 @@ class Trainer {
     std::vector<std::vector<std::string>> hypotheses(valid_pairs_.size());
     for (const auto& indices : buckets) {
       const Batch batch = make_batch(valid_pairs_, indices);
-      const torch::Tensor inputs = batch.target.narrow(1, 0, batch.target.size(1) - 1);
-      const torch::Tensor expected = batch.target.narrow(1, 1, batch.target.size(1) - 1);
-      const torch::Tensor logits = model_->forward(batch.source, batch.lengths, inputs);
-      loss_sum += torch::nn::functional::cross_entropy(
-                      logits.reshape({-1, logits.size(-1)}), expected.reshape(-1),
-                      torch::nn::functional::CrossEntropyFuncOptions()
-                          .ignore_index(Vocabulary::kPad)
-                          .reduction(torch::kSum))
-                      .item<double>();
+      loss_sum += teacher_forced_loss(model_, batch, 0.0, /*sum=*/true).item<double>();
       tokens += batch.target_tokens;
       std::vector<std::vector<int64_t>> sources;
       std::vector<int> limits;
