@@ -1,0 +1,245 @@
+// Hostile input through the window (QT_QPA_PLATFORM=offscreen): sentences in the text box, bad
+// model files, bad export paths. Each ends in a result or one non-modal message box naming the
+// input, and the window stays usable.
+#include <attnscope/model_catalog.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "engine/test_models.h"
+#include "heatmap_plot.h"
+#include "history_line_edit.h"
+#include "main_window.h"
+
+using namespace attnscope::ui;
+
+class HostileInputTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase();
+  void init();
+  void cleanup();
+  void hostileSentences_data();
+  void hostileSentences();
+  void badModelFiles_data();
+  void badModelFiles();
+  void badExportPaths_data();
+  void badExportPaths();
+  void exportNeverReplacesAFifo();
+  void exportToAFullDiskLeavesNoHalfFile();
+
+ private:
+  // The text of the one message box shown since the last call ("" when none), then closes it.
+  QString takeError();
+  void translate(const QString& sentence);
+
+  QTemporaryDir models_;
+  QTemporaryDir scratch_;
+  std::unique_ptr<MainWindow> window_;
+};
+
+void HostileInputTest::initTestCase() {
+  QVERIFY(models_.isValid());
+  for (const std::string& score : attnscope::score_function_names()) {
+    const QString made = QString::fromStdString(attnscope::testing::random_model_file(score));
+    QVERIFY(QFile::copy(made, models_.filePath(QString::fromStdString(score) + ".attnmodel")));
+  }
+  qputenv("ATTNSCOPE_MODEL_DIR", models_.path().toUtf8());
+  QStandardPaths::setTestModeEnabled(true);
+}
+
+void HostileInputTest::init() {
+  window_ = std::make_unique<MainWindow>();
+  window_->selectModel("location");
+  window_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+}
+
+void HostileInputTest::cleanup() { window_.reset(); }
+
+QString HostileInputTest::takeError() {
+  QCoreApplication::processEvents();
+  QString text;
+  for (QMessageBox* box : window_->findChildren<QMessageBox*>()) {
+    if (!box->isVisible()) continue;
+    if (!text.isEmpty()) text += QStringLiteral("\n");
+    text += box->text();
+    box->close();
+  }
+  if (!QTest::qWaitFor([&] { return window_->findChildren<QMessageBox*>().isEmpty(); }, 5000))
+    text += QStringLiteral("\n(a message box did not close)");
+  return text;
+}
+
+void HostileInputTest::translate(const QString& sentence) {
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  window_->sourceEdit()->setText(sentence);  // setText: keyClicks cannot type NUL or controls
+  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
+  if (updated.isEmpty()) QVERIFY(updated.wait(20000));
+}
+
+void HostileInputTest::hostileSentences_data() {
+  QTest::addColumn<QString>("sentence");
+  QTest::newRow("empty") << QString();
+  QTest::newRow("whitespace") << QStringLiteral(" \t  \t");
+  QTest::newRow("5000 words") << QStringLiteral("a ").repeated(5000);
+  QTest::newRow("NUL and controls") << QString::fromUtf8("a\0b\x01\x1b[2J c", 10);
+  QTest::newRow("invalid UTF-8") << QString::fromUtf8("a \xFF\xFE b \xC3(");
+  QTest::newRow("emoji") << QStringLiteral("a 😀 👩‍👩‍👧 b");
+  QTest::newRow("CJK") << QStringLiteral("東京は雨です");
+  QTest::newRow("right-to-left") << QStringLiteral("שלום مرحبا \u202Eabc");
+  QTest::newRow("only punctuation") << QStringLiteral("?!... ,,,");
+  QTest::newRow("special-token lookalikes") << QStringLiteral("<unk> </s> <s> <pad> <b>bold</b>");
+  QTest::newRow("format strings") << QStringLiteral("%1 %2 %s %n %99999999s {0}");
+}
+
+void HostileInputTest::hostileSentences() {
+  QFETCH(QString, sentence);
+  translate(sentence);
+  const AttentionMatrix& m = window_->heatmap()->matrix();
+  QCOMPARE(m.targetTokens.size(), m.rows());
+  for (const auto& row : m.weights) QCOMPARE(row.size(), m.columns());
+  if (!sentence.trimmed().isEmpty()) {
+    QVERIFY(m.columns() >= 1);
+    QCOMPARE(m.sourceTokens.last(), QStringLiteral("</s>"));
+    QVERIFY(m.columns() <= 20);  // the test models read 19 words + </s>
+    for (const QString& token : m.sourceTokens.mid(0, m.columns() - 1))
+      QVERIFY2(token != "<unk>" && token != "</s>" && token != "<s>" && token != "<pad>",
+               qPrintable(token));
+  }
+  if (sentence.startsWith(QStringLiteral("a a a")))
+    QVERIFY2(window_->outputLabel()->text().contains(QStringLiteral("5000 words")),
+             qPrintable(window_->outputLabel()->text()));
+  QCOMPARE(takeError(), QString());
+  translate(QStringLiteral("a b c"));  // still usable
+  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+}
+
+void HostileInputTest::badModelFiles_data() {
+  QVERIFY(scratch_.isValid());
+  QTest::addColumn<QString>("path");
+  QTest::addColumn<QString>("problem");
+  auto write = [&](const QString& name, const QByteArray& bytes) {
+    QFile file(scratch_.filePath(name));
+    file.open(QIODevice::WriteOnly);
+    file.write(bytes);
+    return file.fileName();
+  };
+  QFile good(models_.filePath("dot.attnmodel"));
+  good.open(QIODevice::ReadOnly);
+  const QByteArray whole = good.readAll();
+  QByteArray future = whole;
+  future[16] = 9;
+  const QString fifo = scratch_.filePath("fifo.attnmodel");
+  ::mkfifo(QFile::encodeName(fifo).constData(), 0644);
+  QTest::newRow("missing") << scratch_.filePath("missing.attnmodel") << "does not exist";
+  QTest::newRow("empty") << write("empty.attnmodel", {}) << "is empty";
+  QTest::newRow("truncated") << write("cut.attnmodel", whole.left(200)) << "truncated";
+  QTest::newRow("future version") << write("future.attnmodel", future) << "format version 9";
+  QTest::newRow("image") << write("picture.png", QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16))
+                         << "not an attnscope model file";
+  QTest::newRow("directory") << scratch_.path() << "is a directory";
+  QTest::newRow("FIFO") << fifo << "not a regular file";  // opening it must not wait
+}
+
+void HostileInputTest::badModelFiles() {
+  QFETCH(QString, path);
+  QFETCH(QString, problem);
+  const int models = window_->modelBox()->count();
+  QVERIFY(!window_->openModelFile(path));
+  const QString error = takeError();
+  QVERIFY2(error.contains(QStringLiteral("'%1'").arg(path)), qPrintable(error));
+  QVERIFY2(error.contains(problem), qPrintable(error));
+  QVERIFY2(!error.contains('\n'), qPrintable(error));
+  QCOMPARE(window_->modelBox()->count(), models);
+  translate(QStringLiteral("a b"));
+  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+}
+
+void HostileInputTest::badExportPaths_data() {
+  QVERIFY(scratch_.isValid());
+  QTest::addColumn<QString>("path");
+  QTest::addColumn<QString>("problem");
+  QDir(scratch_.path()).mkdir(QStringLiteral("folder.png"));
+  QTest::newRow("missing folder") << scratch_.filePath("missing/x.png") << "";
+  QTest::newRow("unknown extension") << scratch_.filePath("x.docx") << "unknown file type";
+  QTest::newRow("no extension") << scratch_.filePath("x") << "unknown file type";
+  QTest::newRow("a directory") << scratch_.filePath("folder.png") << "";
+  if (::geteuid() == 0) {
+    QTest::newRow("read-only place") << QStringLiteral("/proc/x.csv") << "";
+  } else {
+    QDir(scratch_.path()).mkdir(QStringLiteral("locked"));
+    QFile::setPermissions(scratch_.filePath("locked"), QFile::ReadOwner | QFile::ExeOwner);
+    QTest::newRow("read-only folder") << scratch_.filePath("locked/x.png") << "";
+  }
+}
+
+void HostileInputTest::badExportPaths() {
+  QFETCH(QString, path);
+  QFETCH(QString, problem);
+  translate(QStringLiteral("a b c"));
+  window_->exportTo(path, ExportOptions{});
+  const QString error = takeError();
+  QVERIFY2(error.startsWith(QStringLiteral("cannot export to '%1': ").arg(path)), qPrintable(error));
+  QVERIFY2(error.contains(problem), qPrintable(error));
+  QVERIFY2(!error.contains('\n'), qPrintable(error));
+  QVERIFY(!QFileInfo(path).isFile());
+}
+
+void HostileInputTest::exportNeverReplacesAFifo() {
+  translate(QStringLiteral("a b c"));
+  const QString fifo = scratch_.filePath("export-fifo.csv");
+  QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0644), 0);
+  window_->exportTo(fifo, ExportOptions{});
+  const QString error = takeError();
+  struct stat info {};
+  ::lstat(QFile::encodeName(fifo).constData(), &info);
+  QEXPECT_FAIL("", "ui/exporter.cpp: QSaveFile renames over a FIFO or a device (as root even "
+               "/dev/full); the fix checks QFileInfo(path).isFile() before saving", Continue);
+  QVERIFY2(S_ISFIFO(info.st_mode), "the FIFO was replaced by a regular file");
+  QEXPECT_FAIL("", "the same bug: no error is shown", Continue);
+  QVERIFY2(error.contains(QStringLiteral("'%1'").arg(fifo)), qPrintable(error));
+}
+
+void HostileInputTest::exportToAFullDiskLeavesNoHalfFile() {
+  translate(QStringLiteral("a b c"));
+  // Small enough for Qt's write buffer, so QSaveFile::commit() does the writing.
+  const QString path = scratch_.filePath("full.csv");
+  QFile::remove(path);
+  {
+    // A full disk for this process: writes past 64 bytes fail (EFBIG), no SIGXFSZ.
+    const auto handler = ::signal(SIGXFSZ, SIG_IGN);
+    rlimit previous{};
+    ::getrlimit(RLIMIT_FSIZE, &previous);
+    rlimit limit = previous;
+    limit.rlim_cur = 64;
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    window_->exportTo(path, ExportOptions{});
+    ::setrlimit(RLIMIT_FSIZE, &previous);
+    ::signal(SIGXFSZ, handler);
+  }
+  const QString error = takeError();
+  QEXPECT_FAIL("", "ui/exporter.cpp: Qt 6.4's QSaveFile::commit() ignores a failed final flush, so "
+               "a cut-off file is renamed into place; the fix opens it QIODevice::Unbuffered and "
+               "checks every write", Continue);
+  QVERIFY2(!QFileInfo::exists(path), "a cut-off file was left under the final name");
+  QEXPECT_FAIL("", "the same bug: no error is shown", Continue);
+  QVERIFY2(error.contains(QStringLiteral("'%1'").arg(path)), qPrintable(error));
+  const QStringList leftovers = QDir(scratch_.path()).entryList({QStringLiteral("full.csv.*")});
+  QVERIFY2(leftovers.isEmpty(), qPrintable(leftovers.join(", ")));
+}
+
+QTEST_MAIN(HostileInputTest)
+#include "hostile_input_test.moc"
