@@ -35,6 +35,7 @@ class HostileInputTest : public QObject {
   void hostileSentences();
   void badModelFiles_data();
   void badModelFiles();
+  void damagedWeightsShowAnErrorWhenTheModelIsUsed();
   void badExportPaths_data();
   void badExportPaths();
   void exportNeverReplacesAFifo();
@@ -164,6 +165,29 @@ void HostileInputTest::badModelFiles() {
   QVERIFY2(error.contains(problem), qPrintable(error));
   QVERIFY2(!error.contains('\n'), qPrintable(error));
   QCOMPARE(window_->modelBox()->count(), models);
+  translate(QStringLiteral("a b"));
+  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+}
+
+void HostileInputTest::damagedWeightsShowAnErrorWhenTheModelIsUsed() {
+  // Opening reads only the header; the weights are read (and their CRC-32s checked) on first use.
+  QFile good(models_.filePath("dot.attnmodel"));
+  QVERIFY(good.open(QIODevice::ReadOnly));
+  QByteArray bytes = good.readAll();
+  bytes[bytes.size() - 10] = static_cast<char>(bytes[bytes.size() - 10] ^ 0x10);
+  const QString path = scratch_.filePath("damaged.attnmodel");
+  QFile damaged(path);
+  QVERIFY(damaged.open(QIODevice::WriteOnly));
+  damaged.write(bytes);
+  damaged.close();
+  QVERIFY(window_->openModelFile(path));
+  window_->sourceEdit()->setText(QStringLiteral("a b c"));
+  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
+  QTRY_VERIFY_WITH_TIMEOUT(!window_->findChildren<QMessageBox*>().isEmpty(), 20000);
+  const QString error = takeError();
+  QVERIFY2(error.contains(QStringLiteral("'%1'").arg(path)), qPrintable(error));
+  QVERIFY2(error.contains(QStringLiteral("checksum mismatch")), qPrintable(error));
+  window_->selectModel(QStringLiteral("additive"));  // the others still work
   translate(QStringLiteral("a b"));
   QVERIFY(window_->heatmap()->matrix().rows() > 0);
 }
