@@ -58,9 +58,11 @@ int main(int argc, char** argv) {
     for (auto& [command, action] : actions)
       if (command->parsed()) code = action();
     // A full disk or a closed pipe behind stdout must not pass for success.
+    errno = 0;
     std::cout.flush();
     if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
-      return fail(std::string("cannot write the output: ") + std::strerror(errno));
+      return fail(std::string("cannot write the output") +
+                  (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()));
     return code;
   } catch (const std::bad_alloc&) {
     return fail("out of memory");

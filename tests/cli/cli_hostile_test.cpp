@@ -327,6 +327,9 @@ TEST_F(Cli, UnreadableStdinAndUnwritableStdoutAreErrors) {
                      {"No space left on device"});
   expect_clean_error(run_cli({"translate", "--json", "--model", model(), "--threads", "1", "a"}, full),
                      {"No space left on device"});
+  const std::string src = write_bytes(testing::temporary_folder(), "eval.src", "a b\n");
+  expect_clean_error(run_cli({"eval", "--model", model(), "--src", src, "--ref", src, "--threads", "1"}, full),
+                     {"cannot write the output: No space left on device"});
 }
 
 // ---------------------------------------------------------------------------------------------
