@@ -176,9 +176,19 @@ void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
     case ExportFormat::Csv: bytes = matricesToCsv(matrices); break;
     case ExportFormat::Json: bytes = matricesToJson(matrices); break;
   }
+  const QFileInfo existing(path);
+  if (existing.exists() && !existing.isFile())
+    fail(path, existing.isDir() ? QStringLiteral("it is a directory")
+                                : QStringLiteral("it exists and is not a regular file"));
   QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
-  if (file.write(bytes) != bytes.size()) fail(path, file.errorString());
+  // Unbuffered, every write checked: Qt 6.4's QSaveFile::commit() ignores a failed final flush,
+  // so a small export to a full disk would otherwise be renamed into place cut off.
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) fail(path, file.errorString());
+  for (qint64 done = 0; done < bytes.size();) {
+    const qint64 n = file.write(bytes.constData() + done, bytes.size() - done);
+    if (n <= 0) fail(path, file.errorString());
+    done += n;
+  }
   if (!file.commit()) fail(path, file.errorString());
 }
 
