@@ -30,6 +30,10 @@
 namespace attnscope {
 namespace {
 
+using testing::read_bytes;
+using testing::gzip;
+using testing::repeat_words;
+
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -165,29 +169,10 @@ Outcome run_cli(const std::vector<std::string>& args, const RunOptions& options 
   return run;
 }
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 std::string write_bytes(const std::string& folder, const std::string& name, const std::string& bytes) {
   const std::string path = folder + "/" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
-}
-
-std::string gzip(const std::string& text) {
-  const std::string path = testing::temporary_folder() + "/text.gz";
-  gzFile f = gzopen(path.c_str(), "wb");
-  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
-  gzclose(f);
-  return read_bytes(path);
-}
-
-std::string repeat_words(const std::string& word, int count) {
-  std::string out;
-  for (int i = 0; i < count; ++i) out += (i ? " " : "") + word;
-  return out;
 }
 
 // A failed run: non-zero exit, no signal, in time, and one line "attnscope-cli: error: ..."

@@ -13,10 +13,7 @@
 namespace attnscope {
 namespace {
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using testing::read_bytes;
 
 std::string write_bytes(const std::string& bytes, const std::string& name = "bad.attnmodel") {
   const std::string path = testing::temporary_folder() + "/" + name;

@@ -9,19 +9,12 @@
 namespace attnscope {
 namespace {
 
+using testing::gzip;
+
 std::string write_file(const std::string& name, const std::string& bytes) {
   const std::string path = testing::temporary_folder() + "/" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
-}
-
-std::string gzip(const std::string& text) {
-  const std::string path = testing::temporary_folder() + "/text.gz";
-  gzFile f = gzopen(path.c_str(), "wb");
-  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
-  gzclose(f);
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 using Lines = std::vector<std::string>;

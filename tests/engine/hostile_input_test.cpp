@@ -24,31 +24,16 @@
 namespace attnscope {
 namespace {
 
-namespace fs = std::filesystem;
+using testing::read_bytes;
+using testing::gzip;
+using testing::repeat_words;
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+namespace fs = std::filesystem;
 
 std::string write_bytes(const std::string& bytes, const std::string& name) {
   const std::string path = testing::temporary_folder() + "/" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
-}
-
-std::string gzip(const std::string& text) {
-  const std::string path = testing::temporary_folder() + "/text.gz";
-  gzFile f = gzopen(path.c_str(), "wb");
-  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
-  gzclose(f);
-  return read_bytes(path);
-}
-
-std::string repeat_words(const std::string& word, int count) {
-  std::string out;
-  for (int i = 0; i < count; ++i) out += (i ? " " : "") + word;
-  return out;
 }
 
 // Runs `f`, which must throw E; returns its message after checking it is one line that names

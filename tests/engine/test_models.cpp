@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <zlib.h>
 #include <map>
 #include <random>
 #include <algorithm>
@@ -41,6 +42,25 @@ std::string temporary_folder() {
   const fs::path folder = test_root() / std::to_string(counter++);
   fs::create_directories(folder);
   return folder.string();
+}
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string gzip(const std::string& text) {
+  const std::string path = temporary_folder() + "/text.gz";
+  gzFile f = gzopen(path.c_str(), "wb");
+  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(f);
+  return read_bytes(path);
+}
+
+std::string repeat_words(const std::string& word, int count) {
+  std::string out;
+  for (int i = 0; i < count; ++i) out += (i ? " " : "") + word;
+  return out;
 }
 
 std::string write_task_corpus(const std::string& folder, const std::string& name, Task task,

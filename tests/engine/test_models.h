@@ -14,6 +14,13 @@ enum class Task { kCopy, kReverse };
 std::string write_task_corpus(const std::string& folder, const std::string& name, Task task,
                               int count, unsigned seed);
 
+/// The whole content of a file ("" when it cannot be read).
+std::string read_bytes(const std::string& path);
+/// `text` gzip-compressed, as the bytes of a .gz file.
+std::string gzip(const std::string& text);
+/// `word` `count` times, separated by spaces.
+std::string repeat_words(const std::string& word, int count);
+
 /// A fresh temporary folder, removed with the test process.
 std::string temporary_folder();
 
