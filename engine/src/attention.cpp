@@ -11,8 +11,8 @@ AttentionImpl::AttentionImpl(const std::string& score_name, const ScoreDimension
 torch::Tensor AttentionImpl::weights(const torch::Tensor& keys, const torch::Tensor& mask,
                                      const torch::Tensor& query) {
   const torch::Tensor scores = score_->scores(keys, query);
-  return torch::softmax(scores.masked_fill(mask.logical_not(),
-                                           -std::numeric_limits<float>::infinity()),
+  // where() rather than masked_fill(mask.logical_not()): one operation fewer per decoder step.
+  return torch::softmax(torch::where(mask, scores, -std::numeric_limits<float>::infinity()),
                         /*dim=*/1);
 }
 

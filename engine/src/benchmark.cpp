@@ -9,10 +9,10 @@
 #include "attnscope/errors.h"
 #include "attnscope/model_catalog.h"
 #include "attnscope/translator.h"
+#include "data_parallel.h"
 #include "parallel_corpus.h"
 #include "search.h"
 #include "seq2seq.h"
-#include "training_loss.h"
 
 namespace attnscope {
 namespace {
@@ -225,9 +225,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
       sentences = tokens = 0;
     }
     const Batch batch = make_batch(pairs, batches[static_cast<size_t>(i)]);
-    const torch::Tensor loss = teacher_forced_loss(model, batch);  // the trainer's own loss
-    optimizer.zero_grad();
-    loss.backward();
+    compute_gradients(model, batch, 0.0, torch::get_num_threads(), 0);  // the trainer's own step
     torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
     optimizer.step();
     sentences += batch.source.size(0);

@@ -16,8 +16,14 @@ struct DecoderContext {
   // vector enters the GRU only linearly, so Σₛ aₛ (W_c hₛ) = W_c Σₛ aₛ hₛ: one small product
   // per step instead of a 2H × 3H matrix product.
   torch::Tensor context_gates;
+  // Only for one sentence decoded by a model prepared for inference with a direct (untied)
+  // output layer: each position's contribution to the logits, states · W_oᶜᵀ [S,V], where W_oᶜ
+  // are the output matrix's context columns. By the same linearity the context then costs a
+  // [S,V] product per step instead of reading V × 2H weights, the largest part of the output
+  // layer; computing it once per sentence pays for itself after a step or two.
+  torch::Tensor context_logits;
 
-  /// Repeats every source `times` times along the batch (beam search).
+  /// Repeats every source `times` times along the batch (beam search); drops context_logits.
   DecoderContext repeat(int64_t times) const;
 };
 
@@ -63,7 +69,10 @@ class DecoderImpl : public torch::nn::Module {
   torch::nn::Linear readout_{nullptr};  // tied_readout: [state; context; embedding] -> E
   torch::Tensor output_bias_;           // tied_readout: logits = tanh(readout) · Eᵀ + bias
   torch::nn::Linear output_{nullptr};   // otherwise: [state; context; embedding] -> V
-  std::shared_ptr<HalfMatrix> half_output_;  // see prepare_inference()
+  // See prepare_inference(): the output matrix in half precision (tied), or its state and
+  // embedding columns in half precision plus its context columns (untied).
+  std::shared_ptr<HalfMatrix> half_output_;
+  torch::Tensor context_output_weight_t_;  // [2H,V]
 };
 TORCH_MODULE(Decoder);
 

@@ -1,6 +1,7 @@
 #include "encoder.h"
 
 #include "attnscope/vocabulary.h"
+#include "dropout.h"
 #include "gru_math.h"
 
 namespace attnscope {
@@ -21,7 +22,7 @@ EncoderOutput EncoderImpl::forward(const torch::Tensor& source, const torch::Ten
   if (source.size(0) == 1 && !is_training() && !torch::GradMode::is_enabled())
     return forward_single(source);
   namespace rnn = torch::nn::utils::rnn;
-  const torch::Tensor embedded = torch::dropout(embedding_(source), dropout_, is_training());
+  const torch::Tensor embedded = apply_dropout(embedding_(source), dropout_, is_training());
   // Packing keeps padding out of both directions, so a sentence's states do not depend on the
   // other sentences of its batch.
   const auto packed = rnn::pack_padded_sequence(embedded, lengths, /*batch_first=*/true,

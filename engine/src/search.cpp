@@ -93,7 +93,8 @@ std::vector<Hypothesis> beam_search(Seq2Seq& model, const std::vector<int64_t>& 
   for (int t = 0; t < max_length && !alive.empty(); ++t) {
     const auto n = static_cast<int64_t>(alive.size());
     DecoderContext context{repeated.states.narrow(0, 0, n), repeated.keys.narrow(0, 0, n),
-                           repeated.mask.narrow(0, 0, n), repeated.context_gates.narrow(0, 0, n)};
+                           repeated.mask.narrow(0, 0, n), repeated.context_gates.narrow(0, 0, n),
+                           torch::Tensor()};
     DecoderStep step = model->step(context, states, previous);
     const torch::Tensor log_probs = torch::log_softmax(step.logits, 1);
     std::vector<float> alive_scores;

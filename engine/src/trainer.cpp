@@ -18,6 +18,7 @@
 #include "attnscope/translator.h"
 #include "attnscope/corpus.h"
 #include "checkpoint.h"
+#include "data_parallel.h"
 #include "parallel_corpus.h"
 #include "search.h"
 #include "training_loss.h"
@@ -288,13 +289,15 @@ class Trainer {
   }
 
   double train_batch(const Batch& batch, int epoch, int index) {
-    const torch::Tensor loss = teacher_forced_loss(model_, batch, options_.label_smoothing);
-    const double value = loss.item<double>();
+    // One worker per torch thread (see data_parallel.h); worker seeds that depend only on the
+    // seed, epoch and batch keep a resumed run equal to an uninterrupted one.
+    const uint64_t seed = (options_.seed * 7919ull + static_cast<uint64_t>(epoch)) * 1000003ull +
+                          static_cast<uint64_t>(index) * 1024ull;
+    const double value = compute_gradients(model_, batch, options_.label_smoothing,
+                                           torch::get_num_threads(), seed);
     if (!std::isfinite(value))
       ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the loss is ", value, " at epoch ", epoch,
                                     ", batch ", index, "; ", kept_model());
-    optimizer_->zero_grad();
-    loss.backward();
     torch::nn::utils::clip_grad_norm_(model_->parameters(), options_.gradient_clip);
     optimizer_->step();
     return value;

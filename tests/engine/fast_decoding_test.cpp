@@ -40,7 +40,12 @@ TEST_P(FastDecoding, SameTokensAsTheBatchedPath) {
   const std::vector<std::vector<int64_t>> sources = {{4, 5, 6, 7, 3}, {8, 9, 10, 3}, {11, 4, 3}};
   const std::vector<int> limits = {12, 12, 12};
   const auto batched = greedy_search(model, sources, limits);  // B = 3: general path
+  const auto beam_before = beam_search(model, sources[0], 3, 1.0f, 12);
   model->prepare_inference();
+  // Beam search's first step has one row but no per-sentence context logits: the fallback.
+  const auto beam_after = beam_search(model, sources[0], 3, 1.0f, 12);
+  ASSERT_EQ(beam_after.size(), beam_before.size());
+  for (size_t i = 0; i < beam_after.size(); ++i) EXPECT_EQ(beam_after[i].tokens, beam_before[i].tokens);
   for (size_t i = 0; i < sources.size(); ++i) {
     const auto single = greedy_search(model, {sources[i]}, {limits[i]});  // B = 1: fast path
     EXPECT_EQ(single[0].tokens, batched[i].tokens) << i;

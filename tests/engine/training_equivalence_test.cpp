@@ -1,10 +1,12 @@
 // The optimised training path (teacher_forced_loss: batched input gates, output layer once over
-// the real positions) must train like the straightforward one (stepwise_loss: one decoder step
-// at a time, output layer in the loop, padding ignored), from the same seed.
+// the real positions; compute_gradients: the batch split among worker threads) must train like
+// the straightforward one (stepwise_loss: one decoder step at a time, output layer in the loop,
+// padding ignored, one thread), from the same seed.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "data_parallel.h"
 #include "engine/test_models.h"
 #include "parallel_corpus.h"
 #include "training_loss.h"
@@ -40,8 +42,9 @@ double validation_loss(Seq2Seq& model, const Data& data) {
   return sum / static_cast<double>(tokens);
 }
 
-template <typename Loss>
-double train_and_validate(const Data& data, const std::string& score, Loss loss) {
+// set_gradients(model, batch) leaves the batch's mean-loss gradient in every parameter's grad.
+template <typename SetGradients>
+double train_and_validate(const Data& data, const std::string& score, SetGradients set_gradients) {
   ModelConfig config = testing::tiny_config(score, data.source_vocab, data.target_vocab);
   torch::manual_seed(1);
   Seq2Seq model(config);
@@ -51,12 +54,25 @@ double train_and_validate(const Data& data, const std::string& score, Loss loss)
   for (int epoch = 0; epoch < 2; ++epoch)
     for (const auto& indices : buckets) {
       const Batch batch = make_batch(data.train, indices);
-      adam.zero_grad();
-      loss(model, batch).backward();
+      set_gradients(model, batch);
       torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
       adam.step();
     }
   return validation_loss(model, data);
+}
+
+template <typename Loss>
+auto by_backward(Loss loss) {
+  return [loss](Seq2Seq& model, const Batch& batch) {
+    for (auto& p : model->parameters()) p.mutable_grad() = torch::Tensor();
+    loss(model, batch).backward();
+  };
+}
+
+std::vector<torch::Tensor> gradients_of(Seq2Seq& model) {
+  std::vector<torch::Tensor> gradients;
+  for (const auto& p : model->parameters()) gradients.push_back(p.grad().clone());
+  return gradients;
 }
 
 class TrainingEquivalence : public ::testing::TestWithParam<std::string> {};
@@ -73,13 +89,73 @@ TEST_P(TrainingEquivalence, SameLossOnOneBatch) {
 TEST_P(TrainingEquivalence, SameValidationLossAfterAShortRun) {
   const Data data = copy_task();
   const double optimised = train_and_validate(
-      data, GetParam(), [](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b); });
+      data, GetParam(),
+      by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b); }));
   const double straightforward = train_and_validate(
-      data, GetParam(), [](Seq2Seq& m, const Batch& b) { return stepwise_loss(m, b); });
+      data, GetParam(),
+      by_backward([](Seq2Seq& m, const Batch& b) { return stepwise_loss(m, b); }));
+  const double two_workers = train_and_validate(
+      data, GetParam(), [](Seq2Seq& m, const Batch& b) { compute_gradients(m, b, 0.0, 2, 0); });
   // Below the loss of a uniform guess: the run learned something, so the comparison means more
   // than two untrained models agreeing.
   EXPECT_LT(optimised, 0.9 * std::log(static_cast<double>(data.target_vocab)));
   EXPECT_NEAR(optimised, straightforward, 0.01 * straightforward);
+  EXPECT_NEAR(two_workers, straightforward, 0.01 * straightforward);
+}
+
+TEST_P(TrainingEquivalence, WorkersSplitABatchIntoTheSameGradient) {
+  const Data data = copy_task();
+  torch::manual_seed(2);
+  Seq2Seq model(testing::tiny_config(GetParam(), data.source_vocab, data.target_vocab));
+  model->train();
+  const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
+  const double whole = teacher_forced_loss(model, batch, 0.1).item<double>();
+  for (int workers : {1, 2, 3}) {
+    EXPECT_NEAR(compute_gradients(model, batch, 0.1, workers, 0), whole, 1e-5) << workers;
+    const auto split = gradients_of(model);
+    by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b, 0.1); })(
+        model, batch);
+    const auto reference = gradients_of(model);
+    for (size_t p = 0; p < reference.size(); ++p)
+      EXPECT_TRUE(torch::allclose(split[p], reference[p], 1e-4, 1e-6)) << workers << " " << p;
+  }
+}
+
+TEST_P(TrainingEquivalence, WorkersDrawTheSameDropoutEveryRun) {
+  const Data data = copy_task();
+  ModelConfig config = testing::tiny_config(GetParam(), data.source_vocab, data.target_vocab);
+  config.dropout = 0.3;
+  torch::manual_seed(2);
+  Seq2Seq model(config);
+  model->train();
+  const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
+  compute_gradients(model, batch, 0.0, 2, 42);
+  const auto first = gradients_of(model);
+  compute_gradients(model, batch, 0.0, 2, 42);
+  const auto again = gradients_of(model);
+  compute_gradients(model, batch, 0.0, 2, 43);
+  const auto other_seed = gradients_of(model);
+  bool seed_matters = false;
+  for (size_t p = 0; p < first.size(); ++p) {
+    EXPECT_TRUE(torch::equal(first[p], again[p])) << p;
+    seed_matters = seed_matters || !torch::equal(first[p], other_seed[p]);
+  }
+  EXPECT_TRUE(seed_matters);
+}
+
+TEST(SliceBatch, TrimsToItsOwnLongestSentences) {
+  const Data data = copy_task();
+  const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
+  const int64_t rows = batch.source.size(0), half = rows / 2;
+  const Batch first = slice_batch(batch, 0, half), second = slice_batch(batch, half, rows);
+  EXPECT_EQ(first.target_tokens + second.target_tokens, batch.target_tokens);
+  for (const Batch* share : {&first, &second}) {
+    EXPECT_EQ(share->source.size(1), share->lengths.max().item<int64_t>());
+    // The longest target reaches the last column: no column is all padding.
+    EXPECT_TRUE((share->target.select(1, share->target.size(1) - 1) != Vocabulary::kPad)
+                    .any()
+                    .item<bool>());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(TwoScores, TrainingEquivalence, ::testing::Values("additive", "dot"));
