@@ -20,7 +20,8 @@ struct DecoderContext {
   // output layer: each position's contribution to the logits, states · W_oᶜᵀ [S,V], where W_oᶜ
   // are the output matrix's context columns. By the same linearity the context then costs a
   // [S,V] product per step instead of reading V × 2H weights, the largest part of the output
-  // layer; computing it once per sentence pays for itself after a step or two.
+  // layer. The product costs about what 10–15 steps save (measured at the reference's shape:
+  // 0.89 → 0.61 ms per token over 20-step sentences, the product included).
   torch::Tensor context_logits;
 
   /// Repeats every source `times` times along the batch (beam search); drops context_logits.
