@@ -387,15 +387,8 @@ TEST(HostileOutput, SavingNeverReplacesSpecialFilesOrLeavesHalfAFile) {
 // Training: bad options and outputs fail before the first epoch; divergence keeps the best model.
 
 TrainOptions tiny_training(const std::string& folder) {
-  const std::string train = testing::write_task_corpus(folder, "train", testing::Task::kCopy, 200, 1);
-  const std::string valid = testing::write_task_corpus(folder, "valid", testing::Task::kCopy, 20, 2);
-  TrainOptions options;
-  options.source_path = train + ".src";
-  options.target_path = train + ".tgt";
-  options.validation_source_path = valid + ".src";
-  options.validation_target_path = valid + ".tgt";
-  options.output_path = folder + "/out.attnmodel";
-  options.model = testing::tiny_config("additive");
+  TrainOptions options =
+      testing::task_training(folder, testing::Task::kCopy, "additive", 200, 20, 1, "out.attnmodel");
   options.model.embedding = 8;
   options.model.hidden = 8;
   options.model.attention = 8;

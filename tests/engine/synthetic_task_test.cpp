@@ -20,16 +20,9 @@ struct Outcome {
 
 Outcome learn(testing::Task task, const std::string& score) {
   const std::string folder = testing::temporary_folder();
-  const std::string train_prefix = testing::write_task_corpus(folder, "train", task, 1500, 11);
-  const std::string valid_prefix = testing::write_task_corpus(folder, "valid", task, 60, 12);
+  TrainOptions options =
+      testing::task_training(folder, task, score, 1500, 60, 11, "model.attnmodel");
   const std::string test_prefix = testing::write_task_corpus(folder, "test", task, 60, 13);
-  TrainOptions options;
-  options.source_path = train_prefix + ".src";
-  options.target_path = train_prefix + ".tgt";
-  options.validation_source_path = valid_prefix + ".src";
-  options.validation_target_path = valid_prefix + ".tgt";
-  options.output_path = folder + "/model.attnmodel";
-  options.model = testing::tiny_config(score);
   options.epochs = 6;
   options.batch_size = 32;
   options.min_frequency = 1;

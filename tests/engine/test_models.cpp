@@ -82,19 +82,26 @@ std::string write_task_corpus(const std::string& folder, const std::string& name
   return prefix;
 }
 
+TrainOptions task_training(const std::string& folder, Task task, const std::string& score,
+                           int train_pairs, int valid_pairs, unsigned seed,
+                           const std::string& output_name) {
+  const std::string train = write_task_corpus(folder, "train", task, train_pairs, seed);
+  const std::string valid = write_task_corpus(folder, "valid", task, valid_pairs, seed + 1);
+  TrainOptions options;
+  options.source_path = train + ".src";
+  options.target_path = train + ".tgt";
+  options.validation_source_path = valid + ".src";
+  options.validation_target_path = valid + ".tgt";
+  options.output_path = folder + "/" + output_name;
+  options.model = tiny_config(score);
+  return options;
+}
+
 std::string copy_model(const std::string& score) {
   static std::map<std::string, std::string> cache;
   if (auto it = cache.find(score); it != cache.end()) return it->second;
-  const std::string folder = temporary_folder();
-  const std::string train_prefix = write_task_corpus(folder, "train", Task::kCopy, 1200, 1);
-  const std::string valid = write_task_corpus(folder, "valid", Task::kCopy, 50, 2);
-  TrainOptions options;
-  options.source_path = train_prefix + ".src";
-  options.target_path = train_prefix + ".tgt";
-  options.validation_source_path = valid + ".src";
-  options.validation_target_path = valid + ".tgt";
-  options.output_path = folder + "/" + score + ".attnmodel";
-  options.model = tiny_config(score);
+  TrainOptions options = task_training(temporary_folder(), Task::kCopy, score, 1200, 50, 1,
+                                       score + ".attnmodel");
   options.epochs = 4;
   options.batch_size = 32;
   options.label_smoothing = 0.0;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <attnscope/model_config.h>
+#include <attnscope/trainer.h>
 
 namespace attnscope::testing {
 
@@ -13,6 +14,13 @@ enum class Task { kCopy, kReverse };
 /// to `<folder>/<name>.src` / `.tgt`; returns the common path prefix.
 std::string write_task_corpus(const std::string& folder, const std::string& name, Task task,
                               int count, unsigned seed);
+
+/// Training options on a fresh task corpus in `folder`: `train_pairs` training pairs (seed
+/// `seed`) and `valid_pairs` validation pairs (seed `seed` + 1), a tiny_config(score) model,
+/// output `<folder>/<output_name>`; everything else at TrainOptions' defaults.
+TrainOptions task_training(const std::string& folder, Task task, const std::string& score,
+                           int train_pairs, int valid_pairs, unsigned seed,
+                           const std::string& output_name);
 
 /// The whole content of a file ("" when it cannot be read).
 std::string read_bytes(const std::string& path);
