@@ -9,7 +9,9 @@
 #include "attnscope/errors.h"
 #include "attnscope/model_catalog.h"
 #include "attnscope/translator.h"
+#include "allocator_tuning.h"
 #include "data_parallel.h"
+#include "fused_adam.h"
 #include "parallel_corpus.h"
 #include "search.h"
 #include "seq2seq.h"
@@ -214,7 +216,8 @@ BenchResult run_benchmark(const BenchOptions& options) {
   result.threads = torch::get_num_threads();
 
   // Training: the engine's teacher-forcing path, as the trainer runs it.
-  torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
+  FusedAdam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
+  keep_freed_memory_for_reuse();  // as train() does
   model->train();
   int64_t sentences = 0, tokens = 0;
   double source_sum = 0, target_sum = 0, product_sum = 0;
@@ -226,8 +229,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
     }
     const Batch batch = make_batch(pairs, batches[static_cast<size_t>(i)]);
     compute_gradients(model, batch, 0.0, torch::get_num_threads(), 0);  // the trainer's own step
-    torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
-    optimizer.step();
+    optimizer.clip_and_step(1.0);
     sentences += batch.source.size(0);
     tokens += batch.target_tokens;
     if (i >= kWarmupBatches) {

@@ -5,6 +5,7 @@
 #include "attnscope/vocabulary.h"
 #include "dropout.h"
 #include "gru_math.h"
+#include "linear_cross_entropy.h"
 
 namespace attnscope {
 
@@ -16,8 +17,9 @@ DecoderContext DecoderContext::repeat(int64_t times) const {
 DecoderImpl::DecoderImpl(const ModelConfig& config) : config_(config) {
   const int64_t E = config.embedding, H = config.hidden;
   embedding_ = register_module(
-      "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.target_vocab, E)
-                                            .padding_idx(Vocabulary::kPad)));
+      "embedding",
+      torch::nn::Embedding(
+          torch::nn::EmbeddingOptions(config.target_vocab, E).padding_idx(Vocabulary::kPad)));
   ScoreDimensions dims{2 * H, H, config.attention, config.max_source_length};
   attention_ = register_module("attention", Attention(config.score, dims));
   cell_ = register_module("cell", torch::nn::GRUCell(E + 2 * H, H));
@@ -46,14 +48,8 @@ DecoderContext DecoderImpl::prepare(const torch::Tensor& states, const torch::Te
 
 torch::Tensor DecoderImpl::gru_update(const torch::Tensor& input_gates,
                                       const torch::Tensor& state) {
-  // torch's GRU gate order is r, z, n.
-  const torch::Tensor hidden_gates = torch::addmm(cell_->bias_hh, state, cell_->weight_hh.t());
-  const auto gi = input_gates.chunk(3, 1);
-  const auto gh = hidden_gates.chunk(3, 1);
-  const torch::Tensor reset = torch::sigmoid(gi[0] + gh[0]);
-  const torch::Tensor update = torch::sigmoid(gi[1] + gh[1]);
-  const torch::Tensor candidate = torch::tanh(gi[2] + reset * gh[2]);
-  return candidate + update * (state - candidate);
+  return gru_batch_update(input_gates, torch::addmm(cell_->bias_hh, state, cell_->weight_hh.t()),
+                          state);
 }
 
 torch::Tensor DecoderImpl::output(const torch::Tensor& state, const torch::Tensor& context,
@@ -97,7 +93,8 @@ DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch:
   torch::Tensor logits;
   if (config_.tied_readout) {
     const torch::Tensor features = torch::cat({next, context_vector(), embedded});
-    const torch::Tensor readout = torch::tanh(torch::addmv(readout_->bias, readout_->weight, features));
+    const torch::Tensor readout =
+        torch::tanh(torch::addmv(readout_->bias, readout_->weight, features));
     logits = half_output_ ? half_output_->multiply(readout, output_bias_)
                           : torch::addmv(output_bias_, embedding_->weight, readout);
   } else if (half_output_) {
@@ -122,7 +119,8 @@ void DecoderImpl::prepare_inference() {
     return;
   }
   const int64_t H = config_.hidden;
-  const torch::Tensor weight = output_->weight.detach();  // columns: [state H; context 2H; embedding E]
+  const torch::Tensor weight =
+      output_->weight.detach();  // columns: [state H; context 2H; embedding E]
   if (!HalfMatrix::is_exact_in_half(weight)) return;
   half_output_ = std::make_shared<HalfMatrix>(
       torch::cat({weight.narrow(1, 0, H), weight.narrow(1, 3 * H, config_.embedding)}, 1));
@@ -131,11 +129,10 @@ void DecoderImpl::prepare_inference() {
   context_output_weight_t_ = weight.narrow(1, H, 2 * H).t().contiguous();
 }
 
-torch::Tensor DecoderImpl::forward(const DecoderContext& context, torch::Tensor state,
-                                   const torch::Tensor& inputs, torch::Tensor* attention,
-                                   const torch::Tensor& keep) {
-  const torch::Tensor embedded =
-      apply_dropout(embedding_(inputs), config_.dropout, is_training());
+DecoderImpl::TeacherForcedSteps DecoderImpl::run_teacher_forced(const DecoderContext& context,
+                                                                torch::Tensor state,
+                                                                const torch::Tensor& inputs) {
+  const torch::Tensor embedded = apply_dropout(embedding_(inputs), config_.dropout, is_training());
   const torch::Tensor embedding_weight = cell_->weight_ih.narrow(1, 0, config_.embedding);
   const torch::Tensor embedding_gates =
       torch::matmul(embedded, embedding_weight.t()) + cell_->bias_ih;  // [B,T,3H]
@@ -156,12 +153,44 @@ torch::Tensor DecoderImpl::forward(const DecoderContext& context, torch::Tensor 
     states.push_back(state);
     weights.push_back(a);
   }
-  const torch::Tensor all_weights = torch::stack(weights, 1);          // [B,T,S]
-  const torch::Tensor contexts = torch::bmm(all_weights, context.states);  // [B,T,2H]
-  if (attention != nullptr) *attention = all_weights;
-  const torch::Tensor all_states = torch::stack(states, 1);
-  if (!keep.defined()) return output(all_states, contexts, embedded);
-  return output(all_states.index({keep}), contexts.index({keep}), embedded.index({keep}));
+  const torch::Tensor all_weights = torch::stack(weights, 1);  // [B,T,S]
+  return {torch::stack(states, 1), torch::bmm(all_weights, context.states), embedded, all_weights};
+}
+
+torch::Tensor DecoderImpl::forward(const DecoderContext& context, torch::Tensor state,
+                                   const torch::Tensor& inputs, torch::Tensor* attention,
+                                   const torch::Tensor& keep) {
+  const TeacherForcedSteps run = run_teacher_forced(context, std::move(state), inputs);
+  if (attention != nullptr) *attention = run.attention;
+  if (!keep.defined()) return output(run.states, run.contexts, run.embedded);
+  return output(run.states.index({keep}), run.contexts.index({keep}), run.embedded.index({keep}));
+}
+
+torch::Tensor DecoderImpl::loss(const DecoderContext& context, torch::Tensor state,
+                                const torch::Tensor& inputs, const torch::Tensor& expected,
+                                double label_smoothing) {
+  const TeacherForcedSteps run = run_teacher_forced(context, std::move(state), inputs);
+  const torch::Tensor keep = expected != Vocabulary::kPad;
+  const torch::Tensor targets = expected.masked_select(keep);
+  const torch::Tensor states = run.states.index({keep}), contexts = run.contexts.index({keep});
+  const bool dropout = is_training() && config_.dropout > 0.0;
+  if (config_.tied_readout || dropout) {
+    const torch::Tensor features =
+        apply_dropout(torch::cat({states, contexts, run.embedded.index({keep})}, -1),
+                      config_.dropout, is_training());
+    if (!config_.tied_readout)
+      return linear_cross_entropy_sum({features, {}, {}}, output_->weight, output_->bias, targets,
+                                      label_smoothing);
+    return linear_cross_entropy_sum({torch::tanh(readout_(features)), {}, {}}, embedding_->weight,
+                                    output_bias_, targets, label_smoothing);
+  }
+  // Without dropout a position's embedding input is its token's row of the table, which the
+  // output layer can take once per distinct token (see linear_cross_entropy.h).
+  const auto [tokens, row_index] =
+      torch::_unique(inputs.masked_select(keep), /*sorted=*/false, /*return_inverse=*/true);
+  return linear_cross_entropy_sum(
+      {torch::cat({states, contexts}, -1), embedding_->weight.index_select(0, tokens), row_index},
+      output_->weight, output_->bias, targets, label_smoothing);
 }
 
 }  // namespace attnscope

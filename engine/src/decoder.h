@@ -2,8 +2,8 @@
 #include <torch/torch.h>
 
 #include "attention.h"
-#include "half_matrix.h"
 #include "attnscope/model_config.h"
+#include "half_matrix.h"
 
 namespace attnscope {
 
@@ -49,12 +49,27 @@ class DecoderImpl : public torch::nn::Module {
   torch::Tensor forward(const DecoderContext& context, torch::Tensor state,
                         const torch::Tensor& inputs, torch::Tensor* attention = nullptr,
                         const torch::Tensor& keep = {});
+  /// Teacher forcing's summed cross-entropy of predicting `expected` [B,T] (kPad where there is
+  /// nothing to predict) from inputs [B,T], with label smoothing: the same value as
+  /// cross_entropy over forward()'s logits at the real positions, without keeping those logits.
+  torch::Tensor loss(const DecoderContext& context, torch::Tensor state,
+                     const torch::Tensor& inputs, const torch::Tensor& expected,
+                     double label_smoothing);
   /// For a model that will only decode from now on (loaded from a file): keeps a half-precision
   /// copy of the output matrix for batch-1 steps when that copy is exact. Training afterwards
   /// would make the copy stale, so call it only on models that are done training.
   void prepare_inference();
 
  private:
+  struct TeacherForcedSteps {
+    torch::Tensor states;     // [B,T,H]
+    torch::Tensor contexts;   // [B,T,2H]
+    torch::Tensor embedded;   // [B,T,E], after dropout
+    torch::Tensor attention;  // [B,T,S]
+  };
+  // The recurrent part of teacher forcing, shared by forward() and loss().
+  TeacherForcedSteps run_teacher_forced(const DecoderContext& context, torch::Tensor state,
+                                        const torch::Tensor& inputs);
   // step() for one sentence without autograd, in matrix-vector products: at batch size 1 a
   // one-row matrix product (addmm) costs ~5x a matrix-vector product (mv) on this BLAS.
   DecoderStep step_single(const DecoderContext& context, const torch::Tensor& state,

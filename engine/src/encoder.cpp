@@ -8,32 +8,66 @@ namespace attnscope {
 
 EncoderImpl::EncoderImpl(const ModelConfig& config) : dropout_(config.dropout) {
   embedding_ = register_module(
-      "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.source_vocab,
-                                                                    config.embedding)
-                                            .padding_idx(Vocabulary::kPad)));
-  rnn_ = register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(config.embedding,
-                                                                     config.hidden)
-                                                   .bidirectional(true)
-                                                   .batch_first(true)));
+      "embedding",
+      torch::nn::Embedding(torch::nn::EmbeddingOptions(config.source_vocab, config.embedding)
+                               .padding_idx(Vocabulary::kPad)));
+  rnn_ =
+      register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(config.embedding, config.hidden)
+                                                .bidirectional(true)
+                                                .batch_first(true)));
   bridge_ = register_module("bridge", torch::nn::Linear(2 * config.hidden, config.hidden));
 }
 
 EncoderOutput EncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths) {
   if (source.size(0) == 1 && !is_training() && !torch::GradMode::is_enabled())
     return forward_single(source);
-  namespace rnn = torch::nn::utils::rnn;
   const torch::Tensor embedded = apply_dropout(embedding_(source), dropout_, is_training());
-  // Packing keeps padding out of both directions, so a sentence's states do not depend on the
-  // other sentences of its batch.
-  const auto packed = rnn::pack_padded_sequence(embedded, lengths, /*batch_first=*/true,
-                                                /*enforce_sorted=*/false);
-  auto [packed_states, last] = rnn_->forward_with_packed_input(packed);
-  auto [states, unused_lengths] =
-      rnn::pad_packed_sequence(packed_states, /*batch_first=*/true, 0.0, source.size(1));
-  // last: [2,B,H], the final forward state and the backward state at position 0.
+  const int64_t S = source.size(1);
+  // Each sentence's positions past its length are skipped as packing would skip them: the
+  // state is carried over unchanged and the output is zero. So a sentence's states do not
+  // depend on the other sentences of its batch.
+  const torch::Tensor real = torch::arange(S, torch::kLong).unsqueeze(0) < lengths.unsqueeze(1);
+  const bool padded = lengths.min().item<int64_t>() < S;
+  torch::Tensor forward_last, backward_last;
+  const torch::Tensor forward_states =
+      run_batch_direction(embedded, padded ? real : torch::Tensor(), false, &forward_last);
+  const torch::Tensor backward_states =
+      run_batch_direction(embedded, padded ? real : torch::Tensor(), true, &backward_last);
   const torch::Tensor initial =
-      torch::tanh(bridge_(torch::cat({last[0], last[1]}, /*dim=*/1)));
-  return {states, initial};
+      torch::tanh(bridge_(torch::cat({forward_last, backward_last}, /*dim=*/1)));
+  return {torch::cat({forward_states, backward_states}, 2), initial};
+}
+
+torch::Tensor EncoderImpl::run_batch_direction(const torch::Tensor& embedded,
+                                               const torch::Tensor& real, bool reverse,
+                                               torch::Tensor* last) {
+  const std::string suffix = reverse ? "_l0_reverse" : "_l0";
+  const auto& params = rnn_->named_parameters();
+  // The input's share of the gates for every position in one matrix product, where torch's
+  // GRU on packed sequences makes one small product per step.
+  const torch::Tensor input_gates =
+      torch::matmul(embedded, params["weight_ih" + suffix].t()) + params["bias_ih" + suffix];
+  const std::vector<torch::Tensor> step_gates = input_gates.unbind(1);
+  const std::vector<torch::Tensor> step_real =
+      real.defined() ? real.unsqueeze(2).unbind(1) : std::vector<torch::Tensor>();
+  const torch::Tensor& hidden_weight = params["weight_hh" + suffix];
+  const torch::Tensor& hidden_bias = params["bias_hh" + suffix];
+  const int64_t length = embedded.size(1);
+  torch::Tensor h = torch::zeros({embedded.size(0), hidden_weight.size(1)});
+  std::vector<torch::Tensor> states(static_cast<size_t>(length));
+  for (int64_t i = 0; i < length; ++i) {
+    const auto t = static_cast<size_t>(reverse ? length - 1 - i : i);
+    const torch::Tensor next =
+        gru_batch_update(step_gates[t], torch::addmm(hidden_bias, h, hidden_weight.t()), h);
+    if (step_real.empty()) {
+      h = states[t] = next;
+    } else {
+      states[t] = torch::where(step_real[t], next, 0.0);
+      h = torch::where(step_real[t], next, h);
+    }
+  }
+  *last = h;
+  return torch::stack(states, 1);
 }
 
 torch::Tensor EncoderImpl::run_direction(const torch::Tensor& embedded, bool reverse,

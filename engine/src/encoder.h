@@ -10,7 +10,8 @@ struct EncoderOutput {
   torch::Tensor initial_state;  // [B,H], the decoder's start state from the bridge
 };
 
-/// Source embedding + bidirectional GRU over packed sequences + bridge tanh(W [h→; h←]).
+/// Source embedding + bidirectional GRU + bridge tanh(W [h→; h←]). The GRU is torch's module
+/// (its parameters and their names), run by the engine's own loops.
 class EncoderImpl : public torch::nn::Module {
  public:
   explicit EncoderImpl(const ModelConfig& config);
@@ -22,6 +23,10 @@ class EncoderImpl : public torch::nn::Module {
   // the recurrent part (a one-row matrix product costs several times more on this BLAS).
   EncoderOutput forward_single(const torch::Tensor& source);
   torch::Tensor run_direction(const torch::Tensor& embedded, bool reverse, torch::Tensor* last);
+  // One direction over a batch [B,S,E]; `real` [B,S] marks the positions within each sentence
+  // (undefined when no sentence is padded). Returns the states [B,S,H], the last one in *last.
+  torch::Tensor run_batch_direction(const torch::Tensor& embedded, const torch::Tensor& real,
+                                    bool reverse, torch::Tensor* last);
 
   torch::nn::Embedding embedding_{nullptr};
   torch::nn::GRU rnn_{nullptr};

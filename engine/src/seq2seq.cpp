@@ -13,8 +13,7 @@ torch::Tensor length_mask(const torch::Tensor& lengths, int64_t max_length) {
 
 EncodedBatch Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tensor& lengths) {
   EncoderOutput encoded = encoder_(source, lengths);
-  DecoderContext context =
-      decoder_->prepare(encoded.states, length_mask(lengths, source.size(1)));
+  DecoderContext context = decoder_->prepare(encoded.states, length_mask(lengths, source.size(1)));
   return {std::move(context), encoded.initial_state};
 }
 
@@ -23,6 +22,14 @@ torch::Tensor Seq2SeqImpl::forward(const torch::Tensor& source, const torch::Ten
                                    const torch::Tensor& keep) {
   EncodedBatch encoded = encode(source, lengths);
   return decoder_->forward(encoded.context, encoded.initial_state, target_inputs, attention, keep);
+}
+
+torch::Tensor Seq2SeqImpl::loss(const torch::Tensor& source, const torch::Tensor& lengths,
+                                const torch::Tensor& target_inputs, const torch::Tensor& expected,
+                                double label_smoothing) {
+  EncodedBatch encoded = encode(source, lengths);
+  return decoder_->loss(encoded.context, encoded.initial_state, target_inputs, expected,
+                        label_smoothing);
 }
 
 int64_t Seq2SeqImpl::parameter_count() const {

@@ -30,6 +30,10 @@ class Seq2SeqImpl : public torch::nn::Module {
                         const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr,
                         const torch::Tensor& keep = {});
 
+  /// Teacher forcing's summed cross-entropy: see DecoderImpl::loss().
+  torch::Tensor loss(const torch::Tensor& source, const torch::Tensor& lengths,
+                     const torch::Tensor& target_inputs, const torch::Tensor& expected,
+                     double label_smoothing);
   int64_t parameter_count() const;
   /// See DecoderImpl::prepare_inference(): for models that only decode from now on.
   void prepare_inference() { decoder_->prepare_inference(); }

@@ -17,8 +17,10 @@
 #include "attnscope/text.h"
 #include "attnscope/translator.h"
 #include "attnscope/corpus.h"
+#include "allocator_tuning.h"
 #include "checkpoint.h"
 #include "data_parallel.h"
+#include "fused_adam.h"
 #include "parallel_corpus.h"
 #include "search.h"
 #include "training_loss.h"
@@ -59,6 +61,14 @@ void check_writable(const std::string& output_path) {
                                      "': ", std::strerror(errno));
   ::close(fd);
   ::unlink(probe.c_str());
+}
+
+// A loss for a message: NaN as "nan" whatever its sign bit (the fused loss can give -nan).
+std::string loss_text(double loss) {
+  if (std::isnan(loss)) return "nan";
+  std::ostringstream text;
+  text << loss;
+  return text.str();
 }
 
 void notify(const TrainObserver& observer, const std::string& text) {
@@ -196,8 +206,8 @@ class Trainer {
     config_.source_vocab = source_vocabulary_.size();
     config_.target_vocab = target_vocabulary_.size();
     model_ = Seq2Seq(config_);
-    optimizer_ = std::make_unique<torch::optim::Adam>(model_->parameters(),
-                                                      torch::optim::AdamOptions(options_.learning_rate));
+    optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
+                                             torch::optim::AdamOptions(options_.learning_rate));
     state_.learning_rate = options_.learning_rate;
   }
 
@@ -208,8 +218,8 @@ class Trainer {
     target_vocabulary_ = checkpoint.target_vocabulary;
     model_ = Seq2Seq(config_);
     load_parameters(*model_, checkpoint, state_path);
-    optimizer_ = std::make_unique<torch::optim::Adam>(model_->parameters(),
-                                                      torch::optim::AdamOptions(options_.learning_rate));
+    optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
+                                             torch::optim::AdamOptions(options_.learning_rate));
     for (const auto& [name, tensor] : checkpoint.tensors)
       if (name == "optimizer") load_optimizer(*optimizer_, tensor);
     try {
@@ -230,7 +240,7 @@ class Trainer {
       const Validation validation = validate();
       // A diverged model can still score some BLEU; it must not replace the best one.
       if (!std::isfinite(validation.loss))
-        ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the validation loss is ", validation.loss,
+        ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the validation loss is ", loss_text(validation.loss),
                                       " after epoch ", epoch, "; ", kept_model());
       EpochSummary summary{epoch, train_loss, validation.loss, std::exp(validation.loss),
                            validation.bleu, 0.0, state_.learning_rate, false};
@@ -296,10 +306,9 @@ class Trainer {
     const double value = compute_gradients(model_, batch, options_.label_smoothing,
                                            torch::get_num_threads(), seed);
     if (!std::isfinite(value))
-      ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the loss is ", value, " at epoch ", epoch,
+      ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the loss is ", loss_text(value), " at epoch ", epoch,
                                     ", batch ", index, "; ", kept_model());
-    torch::nn::utils::clip_grad_norm_(model_->parameters(), options_.gradient_clip);
-    optimizer_->step();
+    optimizer_->clip_and_step(options_.gradient_clip);
     return value;
   }
 
@@ -399,7 +408,7 @@ class Trainer {
   ModelConfig config_;
   Vocabulary source_vocabulary_, target_vocabulary_;
   Seq2Seq model_{nullptr};
-  std::unique_ptr<torch::optim::Adam> optimizer_;
+  std::unique_ptr<FusedAdam> optimizer_;
   ResumeState state_;
   TrainingRecord record_;
   std::vector<IdPair> train_pairs_, valid_pairs_;
@@ -410,6 +419,7 @@ class Trainer {
 }  // namespace
 
 TrainingRecord train(const TrainOptions& options, const TrainObserver& observer) {
+  keep_freed_memory_for_reuse();
   return Trainer(options, observer).run();
 }
 

@@ -17,12 +17,10 @@ torch::nn::functional::CrossEntropyFuncOptions loss_options(double label_smoothi
 torch::Tensor teacher_forced_loss(Seq2Seq& model, const Batch& batch, double label_smoothing,
                                   bool sum) {
   const int64_t steps = batch.target.size(1) - 1;
-  const torch::Tensor inputs = batch.target.narrow(1, 0, steps);
   const torch::Tensor expected = batch.target.narrow(1, 1, steps);
-  const torch::Tensor real = expected != Vocabulary::kPad;
-  const torch::Tensor logits = model->forward(batch.source, batch.lengths, inputs, nullptr, real);
-  return torch::nn::functional::cross_entropy(logits, expected.masked_select(real),
-                                              loss_options(label_smoothing, sum));
+  const torch::Tensor loss = model->loss(
+      batch.source, batch.lengths, batch.target.narrow(1, 0, steps), expected, label_smoothing);
+  return sum ? loss : loss / (expected != Vocabulary::kPad).sum();
 }
 
 torch::Tensor stepwise_loss(Seq2Seq& model, const Batch& batch, double label_smoothing) {

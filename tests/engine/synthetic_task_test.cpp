@@ -23,7 +23,9 @@ Outcome learn(testing::Task task, const std::string& score) {
   TrainOptions options =
       testing::task_training(folder, task, score, 1500, 60, 11, "model.attnmodel");
   const std::string test_prefix = testing::write_task_corpus(folder, "test", task, 60, 13);
-  options.epochs = 6;
+  // 9 epochs: at 6, seeds 11, 21, 31 and 41 copied only 62-77% of the test sentences exactly,
+  // so passing hung on float summation order; at 9 they copy 90-100% and reverse 98-100%.
+  options.epochs = 9;
   options.batch_size = 32;
   options.min_frequency = 1;
   options.label_smoothing = 0.0;

@@ -21,12 +21,16 @@ struct Data {
 
 Data copy_task() {
   const std::string folder = testing::temporary_folder();
-  const auto train_prefix = testing::write_task_corpus(folder, "t", testing::Task::kReverse, 800, 21);
-  const auto valid_prefix = testing::write_task_corpus(folder, "v", testing::Task::kReverse, 100, 22);
+  const auto train_prefix =
+      testing::write_task_corpus(folder, "t", testing::Task::kReverse, 800, 21);
+  const auto valid_prefix =
+      testing::write_task_corpus(folder, "v", testing::Task::kReverse, 100, 22);
   const TokenizedPairs train = read_parallel(train_prefix + ".src", train_prefix + ".tgt", 50);
   const TokenizedPairs valid = read_parallel(valid_prefix + ".src", valid_prefix + ".tgt", 50);
-  const Vocabulary source = Vocabulary::build(train.source, 1), target = Vocabulary::build(train.target, 1);
-  return {to_ids(train, source, target), to_ids(valid, source, target), source.size(), target.size()};
+  const Vocabulary source = Vocabulary::build(train.source, 1),
+                   target = Vocabulary::build(train.target, 1);
+  return {to_ids(train, source, target), to_ids(valid, source, target), source.size(),
+          target.size()};
 }
 
 double validation_loss(Seq2Seq& model, const Data& data) {
@@ -43,9 +47,26 @@ double validation_loss(Seq2Seq& model, const Data& data) {
 }
 
 // set_gradients(model, batch) leaves the batch's mean-loss gradient in every parameter's grad.
+// The output layer comes in two kinds with separate loss paths: tied to the target embedding
+// through a readout (the shipped models), or one direct matrix (the reference's shape), whose
+// loss takes the embedding inputs once per distinct token.
+struct Shape {
+  std::string score;
+  bool tied_readout;
+};
+
+void PrintTo(const Shape& shape, std::ostream* out) {
+  *out << shape.score << (shape.tied_readout ? "_tied" : "_direct");
+}
+
+ModelConfig config_for(const Shape& shape, const Data& data) {
+  ModelConfig config = testing::tiny_config(shape.score, data.source_vocab, data.target_vocab);
+  config.tied_readout = shape.tied_readout;
+  return config;
+}
+
 template <typename SetGradients>
-double train_and_validate(const Data& data, const std::string& score, SetGradients set_gradients) {
-  ModelConfig config = testing::tiny_config(score, data.source_vocab, data.target_vocab);
+double train_and_validate(const Data& data, const ModelConfig& config, SetGradients set_gradients) {
   torch::manual_seed(1);
   Seq2Seq model(config);
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(3e-3));
@@ -75,27 +96,45 @@ std::vector<torch::Tensor> gradients_of(Seq2Seq& model) {
   return gradients;
 }
 
-class TrainingEquivalence : public ::testing::TestWithParam<std::string> {};
+class TrainingEquivalence : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(TrainingEquivalence, SameLossOnOneBatch) {
   const Data data = copy_task();
   torch::manual_seed(2);
-  Seq2Seq model(testing::tiny_config(GetParam(), data.source_vocab, data.target_vocab));
+  Seq2Seq model(config_for(GetParam(), data));
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
   EXPECT_NEAR(teacher_forced_loss(model, batch, 0.1).item<double>(),
               stepwise_loss(model, batch, 0.1).item<double>(), 1e-5);
 }
 
+TEST_P(TrainingEquivalence, SameGradientOnOneBatch) {
+  const Data data = copy_task();
+  torch::manual_seed(2);
+  Seq2Seq model(config_for(GetParam(), data));
+  model->train();
+  const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
+  by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b, 0.1); })(model,
+                                                                                         batch);
+  const auto optimised = gradients_of(model);
+  by_backward([](Seq2Seq& m, const Batch& b) { return stepwise_loss(m, b, 0.1); })(model, batch);
+  const auto straightforward = gradients_of(model);
+  const auto names = model->named_parameters().keys();
+  for (size_t p = 0; p < straightforward.size(); ++p) {
+    EXPECT_GT(straightforward[p].abs().sum().item<double>(), 0.0) << names[p];
+    EXPECT_TRUE(torch::allclose(optimised[p], straightforward[p], 1e-4, 1e-6)) << names[p];
+  }
+}
+
 TEST_P(TrainingEquivalence, SameValidationLossAfterAShortRun) {
   const Data data = copy_task();
+  const ModelConfig config = config_for(GetParam(), data);
   const double optimised = train_and_validate(
-      data, GetParam(),
+      data, config,
       by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b); }));
   const double straightforward = train_and_validate(
-      data, GetParam(),
-      by_backward([](Seq2Seq& m, const Batch& b) { return stepwise_loss(m, b); }));
+      data, config, by_backward([](Seq2Seq& m, const Batch& b) { return stepwise_loss(m, b); }));
   const double two_workers = train_and_validate(
-      data, GetParam(), [](Seq2Seq& m, const Batch& b) { compute_gradients(m, b, 0.0, 2, 0); });
+      data, config, [](Seq2Seq& m, const Batch& b) { compute_gradients(m, b, 0.0, 2, 0); });
   // Below the loss of a uniform guess: the run learned something, so the comparison means more
   // than two untrained models agreeing.
   EXPECT_LT(optimised, 0.9 * std::log(static_cast<double>(data.target_vocab)));
@@ -106,15 +145,15 @@ TEST_P(TrainingEquivalence, SameValidationLossAfterAShortRun) {
 TEST_P(TrainingEquivalence, WorkersSplitABatchIntoTheSameGradient) {
   const Data data = copy_task();
   torch::manual_seed(2);
-  Seq2Seq model(testing::tiny_config(GetParam(), data.source_vocab, data.target_vocab));
+  Seq2Seq model(config_for(GetParam(), data));
   model->train();
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
   const double whole = teacher_forced_loss(model, batch, 0.1).item<double>();
   for (int workers : {1, 2, 3}) {
     EXPECT_NEAR(compute_gradients(model, batch, 0.1, workers, 0), whole, 1e-5) << workers;
     const auto split = gradients_of(model);
-    by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b, 0.1); })(
-        model, batch);
+    by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b, 0.1); })(model,
+                                                                                           batch);
     const auto reference = gradients_of(model);
     for (size_t p = 0; p < reference.size(); ++p)
       EXPECT_TRUE(torch::allclose(split[p], reference[p], 1e-4, 1e-6)) << workers << " " << p;
@@ -123,7 +162,7 @@ TEST_P(TrainingEquivalence, WorkersSplitABatchIntoTheSameGradient) {
 
 TEST_P(TrainingEquivalence, WorkersDrawTheSameDropoutEveryRun) {
   const Data data = copy_task();
-  ModelConfig config = testing::tiny_config(GetParam(), data.source_vocab, data.target_vocab);
+  ModelConfig config = config_for(GetParam(), data);
   config.dropout = 0.3;
   torch::manual_seed(2);
   Seq2Seq model(config);
@@ -158,7 +197,24 @@ TEST(SliceBatch, TrimsToItsOwnLongestSentences) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(TwoScores, TrainingEquivalence, ::testing::Values("additive", "dot"));
+TEST(ShareBounds, CutsAtAboutEqualTargetTokensAndKeepsEveryShareNonEmpty) {
+  Batch batch;
+  // Targets of 10, 2, 2, 2, 2, 2 tokens: a cut by rows would give 14 and 6.
+  batch.target = torch::full({6, 10}, Vocabulary::kPad, torch::kLong);
+  batch.target.select(0, 0).fill_(5);
+  batch.target.narrow(0, 1, 5).narrow(1, 0, 2).fill_(5);
+  EXPECT_EQ(share_bounds(batch, 2), (std::vector<int64_t>{0, 1, 6}));
+  EXPECT_EQ(share_bounds(batch, 1), (std::vector<int64_t>{0, 6}));
+  // More shares than the tokens suggest: still one row each at least, in order.
+  EXPECT_EQ(share_bounds(batch, 6), (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6}));
+  const auto three = share_bounds(batch, 3);
+  ASSERT_EQ(three.size(), 4u);
+  for (size_t i = 1; i < three.size(); ++i) EXPECT_LT(three[i - 1], three[i]);
+}
+
+INSTANTIATE_TEST_SUITE_P(ScoresAndOutputs, TrainingEquivalence,
+                         ::testing::Values(Shape{"additive", true}, Shape{"dot", true},
+                                           Shape{"additive", false}, Shape{"dot", false}));
 
 }  // namespace
 }  // namespace attnscope
