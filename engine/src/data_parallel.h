@@ -17,19 +17,21 @@
 namespace attnscope {
 
 /// Sets every parameter's gradient to that of the batch's mean teacher-forced loss and returns
-/// that loss. With workers > 1 the sentences are split into that many contiguous shares of about
-/// equal target tokens (fewer for small batches), computed at once on as many threads, and their
-/// gradients summed in share order, so the result does not depend on thread timing. Worker w draws
-/// its dropout masks from a generator seeded with `seed` + w; with one worker everything runs on
-/// the calling thread and dropout draws from torch's global generator.
+/// that loss. With workers > 1 the sentences are split into that many shares by split_batch()
+/// (fewer for small batches), computed at once on as many threads, and their gradients summed
+/// in share order, so the result does not depend on thread timing. Worker w draws its dropout
+/// masks from a generator seeded with `seed` + w; with one worker everything runs on the
+/// calling thread and dropout draws from torch's global generator.
 double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smoothing, int workers,
                          uint64_t seed);
 
-/// Where the batch's rows are cut into `shares` contiguous shares of about equal target
-/// tokens, each at least one row: shares + 1 bounds from 0 to the row count.
-std::vector<int64_t> share_bounds(const Batch& batch, int64_t shares);
+/// The batch's sentences in `shares` shares (fewer if it has fewer sentences) of about equal
+/// work: sorted by target length, each share a run of that order, cut where the slowest share
+/// is fastest. Each share is trimmed to its own longest source and target, so short sentences
+/// no longer run the decoder as long as the batch's longest.
+std::vector<Batch> split_batch(const Batch& batch, int64_t shares);
 
-/// Rows [begin, end) of a batch, trimmed to their own longest source and target.
-Batch slice_batch(const Batch& batch, int64_t begin, int64_t end);
+/// The given rows of a batch, in that order, trimmed to their own longest source and target.
+Batch select_rows(const Batch& batch, const std::vector<int64_t>& rows);
 
 }  // namespace attnscope

@@ -3,7 +3,9 @@
 #include <cmath>
 
 #include "attnscope/vocabulary.h"
+#include "deferred_weight_gradient.h"
 #include "dropout.h"
+#include "gru_cell.h"
 #include "gru_math.h"
 #include "linear_cross_entropy.h"
 
@@ -48,8 +50,7 @@ DecoderContext DecoderImpl::prepare(const torch::Tensor& states, const torch::Te
 
 torch::Tensor DecoderImpl::gru_update(const torch::Tensor& input_gates,
                                       const torch::Tensor& state) {
-  return gru_batch_update(input_gates, torch::addmm(cell_->bias_hh, state, cell_->weight_hh.t()),
-                          state);
+  return gru_cell(input_gates, torch::addmm(cell_->bias_hh, state, cell_->weight_hh.t()), state);
 }
 
 torch::Tensor DecoderImpl::output(const torch::Tensor& state, const torch::Tensor& context,

@@ -1,7 +1,9 @@
 #include "encoder.h"
 
 #include "attnscope/vocabulary.h"
+#include "deferred_weight_gradient.h"
 #include "dropout.h"
+#include "gru_cell.h"
 #include "gru_math.h"
 
 namespace attnscope {
@@ -58,7 +60,7 @@ torch::Tensor EncoderImpl::run_batch_direction(const torch::Tensor& embedded,
   for (int64_t i = 0; i < length; ++i) {
     const auto t = static_cast<size_t>(reverse ? length - 1 - i : i);
     const torch::Tensor next =
-        gru_batch_update(step_gates[t], torch::addmm(hidden_bias, h, hidden_weight.t()), h);
+        gru_cell(step_gates[t], recurrent_product(h, hidden_weight, hidden_bias), h);
     if (step_real.empty()) {
       h = states[t] = next;
     } else {

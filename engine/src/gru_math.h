@@ -17,15 +17,4 @@ inline torch::Tensor gru_vector_update(const torch::Tensor& input_gates,
   return torch::lerp(candidate, h, reset_update.narrow(0, H, H));  // (1 − z) n + z h
 }
 
-/// The same update for a batch: input_gates and hidden_gates [B,3H], h [B,H].
-inline torch::Tensor gru_batch_update(const torch::Tensor& input_gates,
-                                      const torch::Tensor& hidden_gates, const torch::Tensor& h) {
-  const auto gi = input_gates.chunk(3, 1);
-  const auto gh = hidden_gates.chunk(3, 1);
-  const torch::Tensor reset = torch::sigmoid(gi[0] + gh[0]);
-  const torch::Tensor update = torch::sigmoid(gi[1] + gh[1]);
-  const torch::Tensor candidate = torch::tanh(gi[2] + reset * gh[2]);
-  return candidate + update * (h - candidate);  // (1 − z) n + z h
-}
-
 }  // namespace attnscope

@@ -182,34 +182,45 @@ TEST_P(TrainingEquivalence, WorkersDrawTheSameDropoutEveryRun) {
   EXPECT_TRUE(seed_matters);
 }
 
-TEST(SliceBatch, TrimsToItsOwnLongestSentences) {
+TEST(SplitBatch, SharesPartitionTheBatchAndAreTrimmed) {
   const Data data = copy_task();
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
-  const int64_t rows = batch.source.size(0), half = rows / 2;
-  const Batch first = slice_batch(batch, 0, half), second = slice_batch(batch, half, rows);
-  EXPECT_EQ(first.target_tokens + second.target_tokens, batch.target_tokens);
-  for (const Batch* share : {&first, &second}) {
-    EXPECT_EQ(share->source.size(1), share->lengths.max().item<int64_t>());
-    // The longest target reaches the last column: no column is all padding.
-    EXPECT_TRUE((share->target.select(1, share->target.size(1) - 1) != Vocabulary::kPad)
-                    .any()
-                    .item<bool>());
+  for (int64_t count : {1, 2, 3}) {
+    const std::vector<Batch> shares = split_batch(batch, count);
+    ASSERT_EQ(static_cast<int64_t>(shares.size()), count);
+    int64_t rows = 0, tokens = 0;
+    for (const Batch& share : shares) {
+      rows += share.source.size(0);
+      tokens += share.target_tokens;
+      EXPECT_EQ(share.source.size(1), share.lengths.max().item<int64_t>());
+      // The longest target reaches the last column: no column is all padding.
+      EXPECT_TRUE((share.target.select(1, share.target.size(1) - 1) != Vocabulary::kPad)
+                      .any()
+                      .item<bool>());
+    }
+    EXPECT_EQ(rows, batch.source.size(0)) << count;
+    EXPECT_EQ(tokens, batch.target_tokens) << count;
   }
 }
 
-TEST(ShareBounds, CutsAtAboutEqualTargetTokensAndKeepsEveryShareNonEmpty) {
+TEST(SplitBatch, BalancesWorkNotRows) {
   Batch batch;
-  // Targets of 10, 2, 2, 2, 2, 2 tokens: a cut by rows would give 14 and 6.
-  batch.target = torch::full({6, 10}, Vocabulary::kPad, torch::kLong);
-  batch.target.select(0, 0).fill_(5);
-  batch.target.narrow(0, 1, 5).narrow(1, 0, 2).fill_(5);
-  EXPECT_EQ(share_bounds(batch, 2), (std::vector<int64_t>{0, 1, 6}));
-  EXPECT_EQ(share_bounds(batch, 1), (std::vector<int64_t>{0, 6}));
-  // More shares than the tokens suggest: still one row each at least, in order.
-  EXPECT_EQ(share_bounds(batch, 6), (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6}));
-  const auto three = share_bounds(batch, 3);
-  ASSERT_EQ(three.size(), 4u);
-  for (size_t i = 1; i < three.size(); ++i) EXPECT_LT(three[i - 1], three[i]);
+  // One target of 30 tokens among seven of 2, sources all 3 long: the long sentence costs
+  // about as much as all the others, so it gets a share of its own.
+  batch.source = torch::full({8, 3}, 5, torch::kLong);
+  batch.lengths = torch::full({8}, 3, torch::kLong);
+  batch.target = torch::full({8, 30}, Vocabulary::kPad, torch::kLong);
+  batch.target.narrow(1, 0, 2).fill_(5);
+  batch.target.select(0, 3).fill_(5);
+  batch.target_tokens = 29 + 7;
+  const std::vector<Batch> shares = split_batch(batch, 2);
+  ASSERT_EQ(shares.size(), 2u);
+  EXPECT_EQ(shares[0].source.size(0), 7);
+  EXPECT_EQ(shares[0].target.size(1), 2);  // trimmed: the short ones no longer run 30 steps
+  EXPECT_EQ(shares[1].source.size(0), 1);
+  EXPECT_EQ(shares[1].target_tokens, 29);
+  // More shares than sentences: one sentence each.
+  EXPECT_EQ(split_batch(batch, 20).size(), 8u);
 }
 
 INSTANTIATE_TEST_SUITE_P(ScoresAndOutputs, TrainingEquivalence,
