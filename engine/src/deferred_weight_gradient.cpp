@@ -27,8 +27,11 @@ DeferWeightGradients::~DeferWeightGradients() {
 
 torch::Tensor recurrent_product(const torch::Tensor& input, const torch::Tensor& weight,
                                 const torch::Tensor& bias) {
+  auto product = [&](const torch::Tensor& w) {
+    return bias.defined() ? torch::addmm(bias, input, w.t()) : torch::mm(input, w.t());
+  };
   if (active == nullptr || !torch::GradMode::is_enabled() || !weight.requires_grad())
-    return torch::addmm(bias, input, weight.t());
+    return product(weight);
   std::shared_ptr<DeferWeightGradients::Weight> entry;
   for (const auto& w : *active_weights)
     if (w->weight.unsafeGetTensorImpl() == weight.unsafeGetTensorImpl()) entry = w;
@@ -38,7 +41,7 @@ torch::Tensor recurrent_product(const torch::Tensor& input, const torch::Tensor&
     active_weights->push_back(entry);
   }
   // The input and bias keep their gradients through autograd; the weight's waits for the hook.
-  torch::Tensor output = torch::addmm(bias, input, weight.detach().t());
+  torch::Tensor output = product(weight.detach());
   const size_t step = entry->inputs.size();
   entry->inputs.push_back(input.detach());
   entry->output_gradients.emplace_back();

@@ -225,7 +225,8 @@ TEST(SplitBatch, BalancesWorkNotRows) {
 
 INSTANTIATE_TEST_SUITE_P(ScoresAndOutputs, TrainingEquivalence,
                          ::testing::Values(Shape{"additive", true}, Shape{"dot", true},
-                                           Shape{"additive", false}, Shape{"dot", false}));
+                                           Shape{"additive", false}, Shape{"dot", false},
+                                           Shape{"location", true}));
 
 }  // namespace
 }  // namespace attnscope

@@ -1,5 +1,7 @@
 #include "score/additive_score.h"
 
+#include "deferred_weight_gradient.h"
+
 namespace attnscope {
 
 AdditiveScore::AdditiveScore(const ScoreDimensions& dims) {
@@ -18,7 +20,9 @@ torch::Tensor AdditiveScore::keys(const torch::Tensor& encoder_states) {
 }
 
 torch::Tensor AdditiveScore::scores(const torch::Tensor& keys, const torch::Tensor& query) {
-  const torch::Tensor hidden = torch::tanh(keys + query_weight_(query).unsqueeze(1));
+  // The query's product runs once per decoder step: its weight gradient is deferred.
+  const torch::Tensor projected = recurrent_product(query, query_weight_->weight, {});
+  const torch::Tensor hidden = torch::tanh(keys + projected.unsqueeze(1));
   return torch::matmul(hidden, vector_->weight.squeeze(0));
 }
 

@@ -1,5 +1,7 @@
 #include "score/location_score.h"
 
+#include "deferred_weight_gradient.h"
+
 namespace attnscope {
 
 LocationScore::LocationScore(const ScoreDimensions& dims) {
@@ -15,7 +17,8 @@ torch::Tensor LocationScore::scores(const torch::Tensor& keys, const torch::Tens
   TORCH_CHECK(length <= positions_->options.out_features(), "source of ", length,
               " tokens is longer than the location score's ", positions_->options.out_features(),
               " positions");
-  return positions_(query).narrow(1, 0, length);
+  // Once per decoder step: the weight gradient is deferred (see deferred_weight_gradient.h).
+  return recurrent_product(query, positions_->weight, positions_->bias).narrow(1, 0, length);
 }
 
 }  // namespace attnscope
