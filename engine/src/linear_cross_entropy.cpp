@@ -74,31 +74,42 @@ class LinearCrossEntropy : public torch::autograd::Function<LinearCrossEntropy> 
     const double smoothing = ctx->saved_data["smoothing"].toDouble();
     const double g = grad_outputs[0].item<double>();
     const int64_t D = features.size(1), F = weight.size(1), V = weight.size(0);
-    // d loss / d logits = g·(softmax − (1 − ε)·onehot(target) − ε/V), made in the saved buffer.
+    // d loss / d logits = g·(softmax − (1 − ε)·onehot(target) − ε/V), made in the saved
+    // buffer without the factor g, which the products below apply as their alpha (a pass over
+    // the N × V buffer fewer).
     Tensor grad = ctx->saved_data["log_probs"].toTensor();
-    grad.exp_().mul_(g);
-    if (smoothing > 0.0) grad.sub_(g * smoothing / static_cast<double>(V));
+    grad.exp_();
+    if (smoothing > 0.0) grad.sub_(smoothing / static_cast<double>(V));
     grad.scatter_add_(1, targets.unsqueeze(1),
-                      torch::full({targets.size(0), 1}, -g * (1.0 - smoothing), grad.options()));
+                      torch::full({targets.size(0), 1}, -(1.0 - smoothing), grad.options()));
+    // out = g · a b, written into `out` (beta 0: its old contents are ignored).
+    auto scaled_product = [g](Tensor out, const Tensor& a, const Tensor& b) {
+      torch::addmm_out(out, out, a, b, /*beta=*/0.0, /*alpha=*/g);
+    };
 
     Tensor grad_features, grad_shared, grad_weight, grad_bias;
-    if (ctx->needs_input_grad(0)) grad_features = torch::mm(grad, weight.narrow(1, 0, D));
+    if (ctx->needs_input_grad(0)) {
+      grad_features = torch::empty({grad.size(0), D}, grad.options());
+      scaled_product(grad_features, grad, weight.narrow(1, 0, D));
+    }
+    // Straight into column blocks: BLAS writes a row-major block with a row stride.
     if (ctx->needs_input_grad(3)) {
       grad_weight = torch::empty_like(weight);
-      // Straight into the column block: BLAS writes a row-major block with a row stride.
-      Tensor block = grad_weight.narrow(1, 0, D);
-      torch::mm_out(block, grad.t(), features);
+      scaled_product(grad_weight.narrow(1, 0, D), grad.t(), features);
     }
-    if (ctx->needs_input_grad(4)) grad_bias = grad.sum(0);
+    Tensor grad_by_row;
     if (shared_rows.size(0) > 0) {
-      const Tensor grad_by_row = sum_rows_by_index(grad, row_index, shared_rows.size(0));
-      if (ctx->needs_input_grad(1))
-        grad_shared = torch::mm(grad_by_row, weight.narrow(1, D, F - D));
-      if (grad_weight.defined()) {
-        Tensor block = grad_weight.narrow(1, D, F - D);
-        torch::mm_out(block, grad_by_row.t(), shared_rows);
+      grad_by_row = sum_rows_by_index(grad, row_index, shared_rows.size(0));
+      if (ctx->needs_input_grad(1)) {
+        grad_shared = torch::empty({shared_rows.size(0), F - D}, grad.options());
+        scaled_product(grad_shared, grad_by_row, weight.narrow(1, D, F - D));
       }
+      if (grad_weight.defined())
+        scaled_product(grad_weight.narrow(1, D, F - D), grad_by_row.t(), shared_rows);
     }
+    // The rows summed by token add up to the same column sums, from fewer rows.
+    if (ctx->needs_input_grad(4))
+      grad_bias = (grad_by_row.defined() ? grad_by_row : grad).sum(0).mul_(g);
     return {grad_features, grad_shared, Tensor(), grad_weight, grad_bias, Tensor(), Tensor()};
   }
 };
