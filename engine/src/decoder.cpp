@@ -50,7 +50,7 @@ DecoderContext DecoderImpl::prepare(const torch::Tensor& states, const torch::Te
 
 torch::Tensor DecoderImpl::gru_update(const torch::Tensor& input_gates,
                                       const torch::Tensor& state) {
-  return gru_cell(input_gates, torch::addmm(cell_->bias_hh, state, cell_->weight_hh.t()), state);
+  return gru_cell(input_gates, recurrent_product(state, cell_->weight_hh, cell_->bias_hh), state);
 }
 
 torch::Tensor DecoderImpl::output(const torch::Tensor& state, const torch::Tensor& context,
@@ -120,8 +120,8 @@ void DecoderImpl::prepare_inference() {
     return;
   }
   const int64_t H = config_.hidden;
-  const torch::Tensor weight =
-      output_->weight.detach();  // columns: [state H; context 2H; embedding E]
+  // Columns: [state H; context 2H; embedding E].
+  const torch::Tensor weight = output_->weight.detach();
   if (!HalfMatrix::is_exact_in_half(weight)) return;
   half_output_ = std::make_shared<HalfMatrix>(
       torch::cat({weight.narrow(1, 0, H), weight.narrow(1, 3 * H, config_.embedding)}, 1));

@@ -25,7 +25,8 @@ struct OutputLayerInput {
 /// Σₙ cross-entropy(Wxₙ + b, targets[n]) with label smoothing ε, as
 /// torch::nn::functional::cross_entropy(..., label_smoothing ε, reduction sum) computes it:
 /// (1 − ε)·(−log pₙ[target]) + ε·mean over the vocabulary of (−log pₙ). weight [V,F], bias [V],
-/// targets [N] int64. Differentiable in features, shared_rows, weight and bias.
+/// targets [N] int64. Differentiable in features, shared_rows, weight and bias; backward runs
+/// once per forward (it turns the forward's buffer into the gradient), as in training.
 torch::Tensor linear_cross_entropy_sum(const OutputLayerInput& input, const torch::Tensor& weight,
                                        const torch::Tensor& bias, const torch::Tensor& targets,
                                        double label_smoothing);
