@@ -12,6 +12,10 @@ struct Case {
   bool shared;
 };
 
+void PrintTo(const Case& c, std::ostream* out) {
+  *out << "smoothing_" << c.smoothing << (c.shared ? "_shared_rows" : "_dense");
+}
+
 class LinearCrossEntropyTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(LinearCrossEntropyTest, MatchesLinearThenCrossEntropy) {
