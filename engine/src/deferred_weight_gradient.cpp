@@ -9,28 +9,24 @@ struct DeferWeightGradients::Weight {
 
 namespace {
 
-thread_local DeferWeightGradients* active = nullptr;
+// The weights of the DeferWeightGradients alive on this thread, if any.
 thread_local std::vector<std::shared_ptr<DeferWeightGradients::Weight>>* active_weights = nullptr;
 
 }  // namespace
 
 DeferWeightGradients::DeferWeightGradients() {
-  TORCH_CHECK(active == nullptr, "DeferWeightGradients scopes do not nest");
-  active = this;
+  TORCH_CHECK(active_weights == nullptr, "DeferWeightGradients scopes do not nest");
   active_weights = &weights_;
 }
 
-DeferWeightGradients::~DeferWeightGradients() {
-  active = nullptr;
-  active_weights = nullptr;
-}
+DeferWeightGradients::~DeferWeightGradients() { active_weights = nullptr; }
 
 torch::Tensor recurrent_product(const torch::Tensor& input, const torch::Tensor& weight,
                                 const torch::Tensor& bias) {
   auto product = [&](const torch::Tensor& w) {
     return bias.defined() ? torch::addmm(bias, input, w.t()) : torch::mm(input, w.t());
   };
-  if (active == nullptr || !torch::GradMode::is_enabled() || !weight.requires_grad())
+  if (active_weights == nullptr || !torch::GradMode::is_enabled() || !weight.requires_grad())
     return product(weight);
   std::shared_ptr<DeferWeightGradients::Weight> entry;
   for (const auto& w : *active_weights)
