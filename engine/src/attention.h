@@ -14,6 +14,9 @@ class AttentionImpl : public torch::nn::Module {
   /// weights [B,S]: softmax over positions where mask [B,S] is true.
   torch::Tensor weights(const torch::Tensor& keys, const torch::Tensor& mask,
                         const torch::Tensor& query);
+  /// The same for keys that every step of a teacher-forced run reads.
+  torch::Tensor weights(SharedStepInput& keys, const torch::Tensor& mask,
+                        const torch::Tensor& query);
 
  private:
   std::shared_ptr<ScoreFunction> score_;

@@ -26,4 +26,9 @@ torch::Tensor AdditiveScore::scores(const torch::Tensor& keys, const torch::Tens
   return torch::matmul(hidden, vector_->weight.squeeze(0));
 }
 
+torch::Tensor AdditiveScore::step_scores(SharedStepInput& keys, const torch::Tensor& query) {
+  // The same arithmetic as scores(), with the keys' gradient summed by the steps.
+  return keys.additive_scores(recurrent_product(query, query_weight_->weight, {}), vector_->weight);
+}
+
 }  // namespace attnscope

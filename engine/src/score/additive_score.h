@@ -9,6 +9,7 @@ class AdditiveScore : public ScoreFunction {
   explicit AdditiveScore(const ScoreDimensions& dims);
   torch::Tensor keys(const torch::Tensor& encoder_states) override;
   torch::Tensor scores(const torch::Tensor& keys, const torch::Tensor& query) override;
+  torch::Tensor step_scores(SharedStepInput& keys, const torch::Tensor& query) override;
 
  private:
   torch::nn::Linear key_weight_{nullptr};    // W₁

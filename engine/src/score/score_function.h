@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "shared_step_input.h"
+
 namespace attnscope {
 
 /// Sizes a score function may need. The encoder is bidirectional, so its states have
@@ -25,6 +27,11 @@ class ScoreFunction : public torch::nn::Module {
   /// Unnormalised scores [B,S] of keys [B,S,K] against decoder states [B,H]. The caller masks
   /// padding and applies the softmax.
   virtual torch::Tensor scores(const torch::Tensor& keys, const torch::Tensor& query) = 0;
+  /// The same for keys that every step of a teacher-forced run reads; a score function may
+  /// override it to let the steps sum the keys' gradient (see shared_step_input.h).
+  virtual torch::Tensor step_scores(SharedStepInput& keys, const torch::Tensor& query) {
+    return scores(keys.value(), query);
+  }
 };
 
 using ScoreFactory = std::function<std::shared_ptr<ScoreFunction>(const ScoreDimensions&)>;
