@@ -136,7 +136,7 @@ torch::Tensor SharedStepInput::weighted_sum(const torch::Tensor& weights) {
   const float* a = w.data_ptr<float>();
   float* o = out.data_ptr<float>();
   for (int64_t bs = 0; bs < B * S; ++bs) {
-    if (a[bs] == 0.0f) continue;  // padding
+    if (a[bs] == 0.0f) continue;  // weight zero (padding): nothing to add
     const float* row = v + bs * F;
     float* __restrict__ sum = o + (bs / S) * F;
     const float weight = a[bs];
