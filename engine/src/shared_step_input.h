@@ -23,7 +23,7 @@ namespace attnscope {
 
 class SharedStepInput {
  public:
-  /// value: [B,S,F], contiguous float; it may or may not require a gradient.
+  /// value: float [B,S,F] (copied once if not contiguous); it may or may not need a gradient.
   explicit SharedStepInput(const torch::Tensor& value);
 
   /// The value as given, with its autograd history, for operations other than those below.
