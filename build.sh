@@ -5,6 +5,8 @@
 #   ./build.sh build            only builds
 #   ./build.sh sanitize         AddressSanitizer + UBSan build of the suite (build-asan), runs it
 #   ./build.sh fuzz [SECONDS]   builds the libFuzzer targets (build-fuzz), runs each (default 60 s)
+#   ./build.sh lint             checks the layout (clang-format) and the engine's layers
+#   ./build.sh headless         builds attnscope-cli without Qt (build-headless), runs its tests
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-run}
@@ -14,13 +16,17 @@ packages=(
   cmake ninja-build g++ pkg-config
   libtorch-dev libopenblas0-openmp   # OpenBLAS: without it libtorch falls back to reference BLAS, ~10x slower
   nlohmann-json3-dev libcli11-dev libicu-dev zlib1g-dev
-  qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
   googletest libgtest-dev
-  xvfb xauth xdotool imagemagick     # the GUI tests drive a real window on a virtual display
 )
+# The desktop app and its tests: not needed for a build without the UI.
+if [ "$mode" != headless ]; then
+  packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
+             xvfb xauth xdotool imagemagick)  # the GUI tests drive a real window on a virtual display
+fi
 
 # The fuzzers are clang's (libFuzzer); nothing else needs clang.
 if [ "$mode" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
+if [ "$mode" = lint ]; then packages=(clang-format git); fi
 
 install_packages() {
   local missing=()
@@ -43,11 +49,20 @@ build() {
 
 install_packages
 case "$mode" in
-  sanitize | fuzz) ;;  # their own build folders
+  sanitize | fuzz | lint | headless) ;;  # their own build folders, or none
   *) build ;;
 esac
 case "$mode" in
   build) ;;
+  lint)
+    scripts/check-format.sh
+    scripts/check-layers.sh
+    ;;
+  headless)
+    cmake -S . -B build-headless -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNSCOPE_BUILD_UI=OFF >/dev/null
+    cmake --build build-headless --target attnscope-cli cli_tests
+    ctest --test-dir build-headless --output-on-failure -j1 -R '^Cli\.'
+    ;;
   test)
     ctest --test-dir build --output-on-failure -j1
     ;;

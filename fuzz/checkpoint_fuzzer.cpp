@@ -6,13 +6,14 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "checkpoint.h"
+#include "io/checkpoint.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   for (const bool header_only : {true, false}) {
     try {
-      const attnscope::Checkpoint checkpoint = attnscope::parse_checkpoint("fuzz", bytes, header_only);
+      const attnscope::Checkpoint checkpoint =
+          attnscope::parse_checkpoint("fuzz", bytes, header_only);
       // What the loader promises its callers.
       if (checkpoint.source_vocabulary.size() != checkpoint.config.source_vocab ||
           checkpoint.target_vocabulary.size() != checkpoint.config.target_vocab)

@@ -42,6 +42,19 @@ std::string to_json_line(const BenchResult& r) {
   return j.dump();
 }
 
+// BenchOptions' names for the settings this command's flags set.
+const FlagNames kBenchFlags = {
+    {"score", "--score"},
+    {"embedding", "--emb"},
+    {"hidden", "--hidden"},
+    {"batch_size", "--batch"},
+    {"min_frequency", "--min-freq"},
+    {"train_batches", "--train-batches"},
+    {"decode_sentences", "--decode-sentences"},
+    {"decode_steps", "--decode-steps"},
+    {"threads", "--threads"},
+};
+
 }  // namespace
 
 Action add_bench_command(CLI::App& app) {
@@ -68,8 +81,10 @@ Action add_bench_command(CLI::App& app) {
     if (!std::filesystem::is_directory(o->data_dir))
       throw std::invalid_argument("data folder '" + o->data_dir +
                                   "' not found; give --data DIR with train.en.gz and train.de.gz");
-    std::cout << to_json_line(run_benchmark(*o)) << std::endl;
-    return 0;
+    return run_with_flags(kBenchFlags, [&] {
+      std::cout << to_json_line(run_benchmark(*o)) << std::endl;
+      return 0;
+    });
   };
 }
 

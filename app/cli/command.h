@@ -1,8 +1,8 @@
 #pragma once
 // Each attnscope-cli subcommand registers its options and its action on a CLI11 subcommand.
 #include <CLI/CLI.hpp>
-
 #include <functional>
+#include <map>
 #include <string>
 
 namespace attnscope::cli {
@@ -24,6 +24,12 @@ struct ModelChoice {
   void add_options(CLI::App& command);
   std::string path() const;
 };
+
+/// The engine names a bad setting as its options struct does ("epochs"); this maps those names
+/// onto the command's flags. run_with_flags() runs `action` and turns an engine SettingError
+/// into "--epochs: the number of epochs must be at least 1".
+using FlagNames = std::map<std::string, std::string>;
+int run_with_flags(const FlagNames& flags, const Action& action);
 
 /// --threads N on a subcommand (default: every core) and applying it.
 void add_threads_option(CLI::App& command, int& threads);

@@ -1,3 +1,4 @@
+#include <attnscope/errors.h>
 #include <attnscope/model_catalog.h>
 #include <attnscope/translator.h>
 
@@ -14,6 +15,16 @@ void ModelChoice::add_options(CLI::App& command) {
 
 std::string ModelChoice::path() const {
   return resolve_model(!model.empty() ? model : !score.empty() ? score : "additive");
+}
+
+int run_with_flags(const FlagNames& flags, const Action& action) {
+  try {
+    return action();
+  } catch (const SettingError& e) {
+    const auto flag = flags.find(e.setting());
+    if (flag == flags.end()) throw;
+    throw std::invalid_argument(flag->second + ": " + e.what());
+  }
 }
 
 void add_threads_option(CLI::App& command, int& threads) {

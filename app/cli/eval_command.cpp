@@ -30,14 +30,15 @@ int run(const EvalOptions& o) {
   TranslationOptions options;
   options.beam_size = o.beam;
   std::vector<std::vector<std::string>> hypotheses, reference_tokens;
-  for (const auto& t : translator.translate_batch(sources, options)) hypotheses.push_back(t.words());
+  for (const auto& t : translator.translate_batch(sources, options))
+    hypotheses.push_back(t.words());
   for (const auto& r : references) reference_tokens.push_back(tokenize(r));
   const BleuScore s = corpus_bleu(hypotheses, reference_tokens);
-  std::printf("BLEU = %.2f  %.1f/%.1f/%.1f/%.1f  BP=%.3f  ratio=%.3f  (%s, beam %d, %zu sentences)\n",
-              s.bleu, s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3],
-              s.brevity_penalty,
-              static_cast<double>(s.hypothesis_length) / std::max(1L, s.reference_length),
-              translator.info().config.score.c_str(), o.beam, sources.size());
+  std::printf(
+      "BLEU = %.2f  %.1f/%.1f/%.1f/%.1f  BP=%.3f  ratio=%.3f  (%s, beam %d, %zu sentences)\n",
+      s.bleu, s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3], s.brevity_penalty,
+      static_cast<double>(s.hypothesis_length) / std::max(1L, s.reference_length),
+      translator.info().config.score.c_str(), o.beam, sources.size());
   return 0;
 }
 

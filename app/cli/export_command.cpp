@@ -1,17 +1,23 @@
 // attnscope-cli export: the app's heatmap rendering, headless (QT_QPA_PLATFORM=offscreen when
-// there is no display).
+// there is no display). A build without the UI (-DATTNSCOPE_BUILD_UI=OFF, no Qt) keeps the
+// command and its options, and says what it needs.
 #include <attnscope/model_catalog.h>
 #include <attnscope/translator.h>
 
+#include <memory>
+#include <stdexcept>
+
+#include "cli/command.h"
+
+#ifdef ATTNSCOPE_WITH_UI
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <memory>
 
 #include "attention_matrix.h"
-#include "cli/command.h"
 #include "exporter.h"
 #include "heatmap_plot.h"
+#endif
 
 namespace attnscope::cli {
 namespace {
@@ -26,6 +32,13 @@ struct ExportCommand {
   std::vector<std::string> sentence;
 };
 
+#ifndef ATTNSCOPE_WITH_UI
+int run(const ExportCommand&) {
+  throw std::runtime_error(
+      "export needs the desktop build: this attnscope-cli was built without the UI "
+      "(cmake -DATTNSCOPE_BUILD_UI=OFF); build with Qt to render heatmaps");
+}
+#else
 int run(const ExportCommand& c) {
   if (!ui::exportFormatFor(QString::fromStdString(c.out)))
     throw std::invalid_argument("cannot export to '" + c.out +
@@ -34,19 +47,23 @@ int run(const ExportCommand& c) {
   // the path, which must never be a device or a FIFO.
   const QFileInfo out(QString::fromStdString(c.out));
   if (out.exists() && !out.isFile())
-    throw std::invalid_argument("cannot export to '" + c.out + "': " +
-                                (out.isDir() ? "it is a directory" : "it exists and is not a regular file"));
+    throw std::invalid_argument(
+        "cannot export to '" + c.out +
+        "': " + (out.isDir() ? "it is a directory" : "it exists and is not a regular file"));
   if (!out.absoluteDir().exists())
     throw std::invalid_argument("cannot export to '" + c.out + "': folder '" +
                                 out.absolutePath().toStdString() + "' does not exist");
   std::string sentence;
   for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
   const bool grid = c.score == "all" && c.model.empty();
-  std::vector<std::pair<std::string, std::string>> models;  // title, path
-  if (!c.model.empty()) models.emplace_back(QFileInfo(QString::fromStdString(c.model)).completeBaseName().toStdString(), c.model);
+  std::vector<std::pair<std::string, std::string> > models;  // title, path
+  if (!c.model.empty())
+    models.emplace_back(QFileInfo(QString::fromStdString(c.model)).completeBaseName().toStdString(),
+                        c.model);
   else if (grid)
     for (const auto& info : installed_models()) models.emplace_back(info.config.score, info.path);
-  else models.emplace_back(c.score, resolve_model(c.score));
+  else
+    models.emplace_back(c.score, resolve_model(c.score));
   if (models.empty()) throw std::runtime_error("no installed models to export");
 
   if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
@@ -62,7 +79,7 @@ int run(const ExportCommand& c) {
   static char* argv[] = {name, nullptr};
   QApplication app(argc, argv);
 
-  std::vector<std::unique_ptr<ui::HeatmapPlot>> owned;
+  std::vector<std::unique_ptr<ui::HeatmapPlot> > owned;
   QList<ui::HeatmapPlot*> plots;
   for (const auto& [title, path] : models) {
     const Translator translator(path);
@@ -80,6 +97,7 @@ int run(const ExportCommand& c) {
   ui::exportHeatmaps(plots, QString::fromStdString(c.out), options);
   return 0;
 }
+#endif  // ATTNSCOPE_WITH_UI
 
 }  // namespace
 
@@ -91,7 +109,8 @@ Action add_export_command(CLI::App& app) {
                     ->check(CLI::IsMember(choices));
   app.add_option("--model", c->model, "model file")->excludes(score);
   app.add_option("--out", c->out, "output file: .png, .pdf, .svg, .csv or .json")->required();
-  app.add_option("--reference", c->reference, "force-decode this target sentence instead of translating");
+  app.add_option("--reference", c->reference,
+                 "force-decode this target sentence instead of translating");
   app.add_option("--width", c->width, "picture width in pixels")->check(CLI::Range(16, 20000));
   app.add_option("--height", c->height, "picture height in pixels")->check(CLI::Range(16, 20000));
   add_threads_option(app, c->threads);

@@ -30,12 +30,14 @@ int main(int argc, char** argv) {
     actions[command] = adder(*command);
   };
   using namespace attnscope::cli;
-  add("translate", "translate sentences (arguments, or one per line from stdin)", add_translate_command);
+  add("translate", "translate sentences (arguments, or one per line from stdin)",
+      add_translate_command);
   add("train", "train a model on a parallel corpus", add_train_command);
   add("eval", "BLEU of a model on a test set", add_eval_command);
   add("models", "list the installed models", add_models_command);
   add("export", "render attention heatmaps to PNG, PDF, SVG, CSV or JSON", add_export_command);
-  add("bench", "training and decoding speed, comparable with the Python reference", add_bench_command);
+  add("bench", "training and decoding speed, comparable with the Python reference",
+      add_bench_command);
   // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
   const auto known = [&](const std::string& name) {
     for (const auto& entry : actions)

@@ -16,8 +16,8 @@ std::string bleu_text(double bleu) {
 }
 
 void print_table(const std::vector<ModelInfo>& models) {
-  std::printf("%-12s %-11s %-6s %11s %9s %10s %s\n", "NAME", "SCORE", "LANGS", "PARAMETERS",
-              "SIZE", "TEST BLEU", "FILE");
+  std::printf("%-12s %-11s %-6s %11s %9s %10s %s\n", "NAME", "SCORE", "LANGS", "PARAMETERS", "SIZE",
+              "TEST BLEU", "FILE");
   for (const auto& m : models) {
     const std::string name = std::filesystem::path(m.path).stem().string();
     const std::string langs = m.config.source_language + "-" + m.config.target_language;
@@ -29,8 +29,9 @@ void print_table(const std::vector<ModelInfo>& models) {
 
 // The README's model table, straight from what the model files record.
 void print_markdown(const std::vector<ModelInfo>& models) {
-  std::printf("| score function | test BLEU greedy | beam 5 | validation BLEU | parameters | "
-              "file | epochs (best) | training time |\n");
+  std::printf(
+      "| score function | test BLEU greedy | beam 5 | validation BLEU | parameters | "
+      "file | epochs (best) | training time |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (const auto& m : models)
     std::printf("| `%s` | %s | %s | %.2f | %.2fM | %.1f MB | %d (%d) | %.0f min |\n",
@@ -51,11 +52,14 @@ Action add_models_command(CLI::App& app) {
   return [markdown] {
     const std::vector<ModelInfo> models = installed_models();
     if (models.empty()) {
-      std::fprintf(stderr, "attnscope-cli: no models found in %s\n", model_directories().front().c_str());
+      std::fprintf(stderr, "attnscope-cli: no models found in %s\n",
+                   model_directories().front().c_str());
       return 1;
     }
-    if (*markdown) print_markdown(models);
-    else print_table(models);
+    if (*markdown)
+      print_markdown(models);
+    else
+      print_table(models);
     return 0;
   };
 }

@@ -47,15 +47,31 @@ TrainObserver make_observer() {
   };
   observer.epoch_done = [terminal](const EpochSummary& s) {
     char line[200];
-    std::snprintf(line, sizeof line,
-                  "%sepoch %d: train loss %.3f, valid loss %.3f, ppl %.2f, BLEU %.2f, lr %.2g, %s%s\n",
-                  terminal ? "\n" : "", s.epoch, s.train_loss, s.validation_loss,
-                  s.validation_perplexity, s.validation_bleu, s.learning_rate,
-                  clock_time(s.seconds).c_str(), s.best ? " (best, saved)" : "");
+    std::snprintf(
+        line, sizeof line,
+        "%sepoch %d: train loss %.3f, valid loss %.3f, ppl %.2f, BLEU %.2f, lr %.2g, %s%s\n",
+        terminal ? "\n" : "", s.epoch, s.train_loss, s.validation_loss, s.validation_perplexity,
+        s.validation_bleu, s.learning_rate, clock_time(s.seconds).c_str(),
+        s.best ? " (best, saved)" : "");
     std::cerr << line << std::flush;
   };
   return observer;
 }
+
+// TrainOptions' names for the settings this command's flags set.
+const FlagNames kTrainFlags = {
+    {"output_path", "--out"},
+    {"epochs", "--epochs"},
+    {"batch_size", "--batch"},
+    {"model.embedding", "--emb"},
+    {"model.hidden", "--hidden"},
+    {"model.dropout", "--dropout"},
+    {"model.score", "--score"},
+    {"learning_rate", "--lr"},
+    {"test_source_path", "--test-src"},
+    {"test_target_path", "--test-tgt"},
+    {"resume", "--resume"},
+};
 
 }  // namespace
 
@@ -75,10 +91,12 @@ Action add_train_command(CLI::App& app) {
   app.add_option("--hidden", o.model.hidden, "GRU size")->capture_default_str();
   app.add_option("--batch", o.batch_size, "sentences per batch")->capture_default_str();
   app.add_option("--seed", o.seed, "random seed")->capture_default_str();
-  app.add_option("--min-freq", o.min_frequency, "vocabulary: minimum word count")->capture_default_str();
+  app.add_option("--min-freq", o.min_frequency, "vocabulary: minimum word count")
+      ->capture_default_str();
   app.add_option("--lr", o.learning_rate, "Adam learning rate")->capture_default_str();
   app.add_option("--dropout", o.model.dropout, "dropout")->capture_default_str();
-  app.add_option("--patience", o.patience, "epochs without a better validation BLEU before stopping")
+  app.add_option("--patience", o.patience,
+                 "epochs without a better validation BLEU before stopping")
       ->capture_default_str();
   app.add_option("--max-batches", o.max_batches, "batches per epoch (0 = all)");
   app.add_flag("--resume", o.resume, "continue from OUT.state after an interruption");
@@ -93,11 +111,16 @@ Action add_train_command(CLI::App& app) {
       }
     c->options.model.attention = c->options.model.hidden;
     c->options.command = command;
-    const TrainingRecord record = train(c->options, make_observer());
+    TrainingRecord record;
+    run_with_flags(kTrainFlags, [&] {
+      record = train(c->options, make_observer());
+      return 0;
+    });
     std::cout << "model '" << c->options.output_path << "': best epoch " << record.best_epoch
               << " of " << record.epochs << ", validation BLEU " << record.validation_bleu;
     if (record.test_bleu >= 0)
-      std::cout << ", test BLEU " << record.test_bleu << " (beam 5: " << record.test_bleu_beam5 << ")";
+      std::cout << ", test BLEU " << record.test_bleu << " (beam 5: " << record.test_bleu_beam5
+                << ")";
     std::cout << '\n';
     return 0;
   };

@@ -20,8 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "checkpoint.h"
 #include "engine/test_models.h"
+#include "io/checkpoint.h"
 
 #ifndef ATTNSCOPE_CLI
 #error "ATTNSCOPE_CLI: the path of attnscope-cli, set by tests/CMakeLists.txt"
@@ -30,8 +30,8 @@
 namespace attnscope {
 namespace {
 
-using testing::read_bytes;
 using testing::gzip;
+using testing::read_bytes;
 using testing::repeat_words;
 
 namespace fs = std::filesystem;
@@ -65,17 +65,17 @@ struct Outcome {
 };
 
 std::ostream& operator<<(std::ostream& out, const Outcome& r) {
-  return out << "exit " << r.exit_code << " signal " << r.signal << (r.timed_out ? " TIMED OUT" : "")
-             << " after " << r.seconds << " s\nstdout: " << r.out.substr(0, 2000)
-             << "\nstderr: " << r.err.substr(0, 2000);
+  return out << "exit " << r.exit_code << " signal " << r.signal
+             << (r.timed_out ? " TIMED OUT" : "") << " after " << r.seconds
+             << " s\nstdout: " << r.out.substr(0, 2000) << "\nstderr: " << r.err.substr(0, 2000);
 }
 
 struct RunOptions {
-  std::string input;          // written to stdin, then closed
-  std::string stdin_path;     // instead: stdin opened from this path
-  std::string stdout_path;    // instead of capturing: stdout to this path (e.g. /dev/full)
-  rlim_t file_size_limit = 0; // > 0: RLIMIT_FSIZE with SIGXFSZ ignored (a full disk)
-  double timeout = 120.0;     // seconds, before kTimeScale
+  std::string input;                // written to stdin, then closed
+  std::string stdin_path;           // instead: stdin opened from this path
+  std::string stdout_path;          // instead of capturing: stdout to this path (e.g. /dev/full)
+  rlim_t file_size_limit = 0;       // > 0: RLIMIT_FSIZE with SIGXFSZ ignored (a full disk)
+  double timeout = 120.0;           // seconds, before kTimeScale
   std::function<bool()> kill_when;  // polled; true: SIGKILL the child (a crash)
 };
 
@@ -169,7 +169,8 @@ Outcome run_cli(const std::vector<std::string>& args, const RunOptions& options 
   return run;
 }
 
-std::string write_bytes(const std::string& folder, const std::string& name, const std::string& bytes) {
+std::string write_bytes(const std::string& folder, const std::string& name,
+                        const std::string& bytes) {
   const std::string path = folder + "/" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
@@ -192,8 +193,10 @@ void expect_clean_error(const Outcome& r, const std::vector<std::string>& parts)
   EXPECT_EQ(lines.back().rfind(prefix, 0), 0u) << r;
   for (const auto& line : lines)
     if (line.rfind(prefix, 0) != 0)
-      EXPECT_TRUE(line.rfind("epoch ", 0) == 0 || line.rfind("note: ", 0) == 0) << "stray line: " << r;
-  for (const auto& part : parts) EXPECT_NE(lines.back().find(part), std::string::npos) << part << "\n" << r;
+      EXPECT_TRUE(line.rfind("epoch ", 0) == 0 || line.rfind("note: ", 0) == 0)
+          << "stray line: " << r;
+  for (const auto& part : parts)
+    EXPECT_NE(lines.back().find(part), std::string::npos) << part << "\n" << r;
 }
 
 void expect_success(const Outcome& r) {
@@ -204,9 +207,7 @@ void expect_success(const Outcome& r) {
 
 class Cli : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    model_ = new std::string(testing::random_model_file("location"));
-  }
+  static void SetUpTestSuite() { model_ = new std::string(testing::random_model_file("location")); }
   static void TearDownTestSuite() { delete model_; }
   static const std::string& model() { return *model_; }
   static std::string* model_;
@@ -238,7 +239,13 @@ std::vector<StdinCase> stdin_cases() {
       {"format strings", "%s %n %x\n%99999999s %%\n{0} ${HOME}\n", 3},
       {"a 5000-word line", repeat_words("a", 5000) + "\n", 1},
       {"a 1 MB word", std::string(1 << 20, 'x') + "\n", 1},
-      {"200 lines", [] { std::string s; for (int i = 0; i < 200; ++i) s += "a b c\n"; return s; }(), 200},
+      {"200 lines",
+       [] {
+         std::string s;
+         for (int i = 0; i < 200; ++i) s += "a b c\n";
+         return s;
+       }(),
+       200},
   };
 }
 
@@ -285,16 +292,17 @@ TEST_F(Cli, LongLinesAreTruncatedWithANoteNamingTheLine) {
   EXPECT_EQ(r.out_lines().size(), 70u);
   ASSERT_EQ(r.err_lines().size(), 1u) << r;
   // The tiny model takes 19 words + </s>.
-  EXPECT_EQ(r.err_lines()[0], "attnscope-cli: note: line 70 has 5000 tokens; translated its first 19");
-  const Outcome json = run_cli({"translate", "--json", "--model", model(), "--threads", "1",
-                            repeat_words("a", 5000)});
+  EXPECT_EQ(r.err_lines()[0],
+            "attnscope-cli: note: line 70 has 5000 tokens; translated its first 19");
+  const Outcome json = run_cli(
+      {"translate", "--json", "--model", model(), "--threads", "1", repeat_words("a", 5000)});
   expect_success(json);
   EXPECT_TRUE(nlohmann::json::parse(json.out).at("truncated").get<bool>());
 }
 
 TEST_F(Cli, SentenceArgumentsMayBeEmptyOrHostile) {
   const Outcome r = run_cli({"translate", "--model", model(), "--threads", "1", "", "  ", "%s%n",
-                         std::string("a\x01\x02 b"), "\xFF\xFE", "</s>"});
+                             std::string("a\x01\x02 b"), "\xFF\xFE", "</s>"});
   expect_success(r);
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 6) << r;
 }
@@ -310,11 +318,13 @@ TEST_F(Cli, UnreadableStdinAndUnwritableStdoutAreErrors) {
   full.stdout_path = "/dev/full";
   expect_clean_error(run_cli({"translate", "--model", model(), "--threads", "1"}, full),
                      {"No space left on device"});
-  expect_clean_error(run_cli({"translate", "--json", "--model", model(), "--threads", "1", "a"}, full),
-                     {"No space left on device"});
+  expect_clean_error(
+      run_cli({"translate", "--json", "--model", model(), "--threads", "1", "a"}, full),
+      {"No space left on device"});
   const std::string src = write_bytes(testing::temporary_folder(), "eval.src", "a b\n");
-  expect_clean_error(run_cli({"eval", "--model", model(), "--src", src, "--ref", src, "--threads", "1"}, full),
-                     {"cannot write the output: No space left on device"});
+  expect_clean_error(
+      run_cli({"eval", "--model", model(), "--src", src, "--ref", src, "--threads", "1"}, full),
+      {"cannot write the output: No space left on device"});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -375,8 +385,10 @@ TEST_F(Cli, BadModelFilesGiveOneLineNamingTheFile) {
       {write_bytes(folder, "flipped.attnmodel", flipped), "checksum mismatch"},
       {write_bytes(folder, "header-flip.attnmodel", header_flip), "header checksum mismatch"},
       {write_bytes(folder, "future.attnmodel", future), "format version 9"},
-      {write_bytes(folder, "image.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)), "not an attnscope model file"},
-      {write_bytes(folder, "model.pkl", std::string("\x80\x04\x95\x10\0\0\0\0\0\0\0}\x94.", 14)), "not an attnscope model file"},
+      {write_bytes(folder, "image.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)),
+       "not an attnscope model file"},
+      {write_bytes(folder, "model.pkl", std::string("\x80\x04\x95\x10\0\0\0\0\0\0\0}\x94.", 14)),
+       "not an attnscope model file"},
       {write_bytes(folder, "notes.txt", "hello\n"), "not an attnscope model file"},
       {folder, "is a directory"},
       {"/dev/zero", "not a regular file"},
@@ -392,11 +404,13 @@ TEST_F(Cli, BadModelFilesGiveOneLineNamingTheFile) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c.path);
     const std::string named = "model file '" + c.path + "'";
-    expect_clean_error(run_cli({"translate", "--model", c.path, "--threads", "1", "a b"}), {named, c.problem});
+    expect_clean_error(run_cli({"translate", "--model", c.path, "--threads", "1", "a b"}),
+                       {named, c.problem});
     if (&c - cases.data() < 3) {  // the same loader; a few through `eval` too
       const std::string src = write_bytes(folder, "eval.src", "a b\n");
-      expect_clean_error(run_cli({"eval", "--model", c.path, "--src", src, "--ref", src, "--threads", "1"}),
-                         {named, c.problem});
+      expect_clean_error(
+          run_cli({"eval", "--model", c.path, "--src", src, "--ref", src, "--threads", "1"}),
+          {named, c.problem});
     }
   }
 }
@@ -415,11 +429,18 @@ class CliTrain : public Cli {
   std::vector<std::string> train_args(const std::string& src, const std::string& tgt,
                                       const std::string& out,
                                       const std::vector<std::string>& extra = {}) const {
-    std::vector<std::pair<std::string, std::string>> options = {
-        {"--src", src}, {"--tgt", tgt}, {"--val-src", valid_ + ".src"},
-        {"--val-tgt", valid_ + ".tgt"}, {"--score", "additive"}, {"--emb", "8"},
-        {"--hidden", "8"}, {"--batch", "16"}, {"--epochs", "1"}, {"--min-freq", "1"},
-        {"--threads", "1"}, {"--out", out}};
+    std::vector<std::pair<std::string, std::string>> options = {{"--src", src},
+                                                                {"--tgt", tgt},
+                                                                {"--val-src", valid_ + ".src"},
+                                                                {"--val-tgt", valid_ + ".tgt"},
+                                                                {"--score", "additive"},
+                                                                {"--emb", "8"},
+                                                                {"--hidden", "8"},
+                                                                {"--batch", "16"},
+                                                                {"--epochs", "1"},
+                                                                {"--min-freq", "1"},
+                                                                {"--threads", "1"},
+                                                                {"--out", out}};
     std::vector<std::string> args = {"train"};
     for (size_t i = 0; i < extra.size(); i += 2) {
       auto same = [&](const auto& o) { return o.first == extra[i]; };
@@ -451,12 +472,15 @@ TEST_F(CliTrain, EachCorpusTrainsOrGivesOneLineNamingTheFile) {
   std::string some_empty = text;
   some_empty.replace(0, some_empty.find('\n'), "");  // the first line blank
   std::string latin1 = text;
-  latin1.insert(latin1.find('\n', 100), " stra\xDF" "e");
+  latin1.insert(latin1.find('\n', 100),
+                " stra\xDF"
+                "e");
   const std::vector<Case> cases = {
       {"CRLF and BOM", crlf_bom, ""},
       {"a few empty lines", some_empty, ""},
       {"gzip", gz, ""},
-      {"unequal line counts", text.substr(0, text.rfind('\n', text.size() - 2) + 1), "has 199 lines but"},
+      {"unequal line counts", text.substr(0, text.rfind('\n', text.size() - 2) + 1),
+       "has 199 lines but"},
       {"only empty lines", empty_lines, "no usable sentence pair"},
       {"non-UTF-8 bytes", latin1, "is not UTF-8 (byte 0xDF"},
       {"truncated gzip", gz.substr(0, gz.size() / 2), "truncated gzip"},
@@ -476,8 +500,9 @@ TEST_F(CliTrain, EachCorpusTrainsOrGivesOneLineNamingTheFile) {
       EXPECT_FALSE(fs::exists(out));
     }
   }
-  expect_clean_error(run_cli(train_args(folder_ + "/missing.src", train_ + ".tgt", folder_ + "/m.attnmodel")),
-                     {"missing.src' does not exist"});
+  expect_clean_error(
+      run_cli(train_args(folder_ + "/missing.src", train_ + ".tgt", folder_ + "/m.attnmodel")),
+      {"missing.src' does not exist"});
   expect_clean_error(run_cli(train_args(folder_, train_ + ".tgt", folder_ + "/m.attnmodel")),
                      {"'" + folder_ + "' is a directory"});
 }
@@ -493,10 +518,11 @@ TEST_F(CliTrain, BadOutputsAreFoundBeforeTrainingStarts) {
     std::string error;
   };
   std::vector<Case> cases = {
-      {folder_ + "/no/such/folder/m.attnmodel", "output folder '" + folder_ + "/no/such/folder' does not exist"},
+      {folder_ + "/no/such/folder/m.attnmodel",
+       "output folder '" + folder_ + "/no/such/folder' does not exist"},
       {folder_, "is a directory"},
       {fifo, "exists and is not a regular file"},
-      {"", "--out is empty"},
+      {"", "--out: the output path is empty"},
   };
   if (::geteuid() != 0) {
     const std::string locked = folder_ + "/locked";
@@ -526,7 +552,18 @@ TEST_F(CliTrain, AFullDiskFailsCleanlyAndLeavesNoHalfFile) {
     EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
 }
 
+// A CLI built without the UI (-DATTNSCOPE_BUILD_UI=OFF) keeps the export command, and says why
+// it cannot render.
+TEST_F(Cli, ExportWithoutTheUiSaysWhatItNeeds) {
+  if (ATTNSCOPE_CLI_HAS_UI) GTEST_SKIP() << "this attnscope-cli was built with the UI";
+  const std::string out = testing::temporary_folder() + "/x.png";
+  expect_clean_error(run_cli({"export", "--model", model(), "--out", out, "--threads", "1", "a b"}),
+                     {"export needs the desktop build"});
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(Cli, BadExportPathsGiveOneLine) {
+  if (!ATTNSCOPE_CLI_HAS_UI) GTEST_SKIP() << "export needs the UI build";
   const std::string folder = testing::temporary_folder();
   const std::string fifo = folder + "/fifo.png";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
@@ -536,10 +573,8 @@ TEST_F(Cli, BadExportPathsGiveOneLine) {
     std::string error;
   };
   std::vector<Case> cases = {
-      {folder + "/missing/x.png", "does not exist"},
-      {folder + "/x.docx", "unknown file type"},
-      {folder + "/noextension", "unknown file type"},
-      {fifo, "not a regular file"},
+      {folder + "/missing/x.png", "does not exist"},  {folder + "/x.docx", "unknown file type"},
+      {folder + "/noextension", "unknown file type"}, {fifo, "not a regular file"},
       {folder + "/dir.png", "is a directory"},
   };
   if (::geteuid() != 0) {
@@ -552,8 +587,9 @@ TEST_F(Cli, BadExportPathsGiveOneLine) {
   }
   for (const auto& c : cases) {
     SCOPED_TRACE(c.out);
-    expect_clean_error(run_cli({"export", "--model", model(), "--out", c.out, "--threads", "1", "a b"}),
-                       {"'" + c.out + "'", c.error});
+    expect_clean_error(
+        run_cli({"export", "--model", model(), "--out", c.out, "--threads", "1", "a b"}),
+        {"'" + c.out + "'", c.error});
   }
   EXPECT_TRUE(fs::is_fifo(fifo));
   const std::string good = folder + "/good.csv";
@@ -562,15 +598,18 @@ TEST_F(Cli, BadExportPathsGiveOneLine) {
 }
 
 TEST_F(Cli, ExportToAFullDiskFailsAndLeavesNoHalfFile) {
+  if (!ATTNSCOPE_CLI_HAS_UI) GTEST_SKIP() << "export needs the UI build";
   const std::string folder = testing::temporary_folder();
   // A picture is written in one go (over Qt's 16 KB buffer); a small CSV goes through the
   // buffer and is flushed by QSaveFile::commit().
-  for (const auto& [name, limit] : {std::pair<std::string, rlim_t>{"full.png", 2048}, {"full.csv", 64}}) {
+  for (const auto& [name, limit] :
+       {std::pair<std::string, rlim_t>{"full.png", 2048}, {"full.csv", 64}}) {
     SCOPED_TRACE(name);
     const std::string out = folder + "/" + name;
     RunOptions full;
     full.file_size_limit = limit;
-    const Outcome r = run_cli({"export", "--model", model(), "--out", out, "--threads", "1", "a b c"}, full);
+    const Outcome r =
+        run_cli({"export", "--model", model(), "--out", out, "--threads", "1", "a b c"}, full);
     expect_clean_error(r, {"cannot export to '" + out + "'"});
     EXPECT_FALSE(fs::exists(out));
     for (const auto& entry : fs::directory_iterator(folder))
@@ -584,7 +623,8 @@ TEST_F(Cli, ExportToAFullDiskFailsAndLeavesNoHalfFile) {
 TEST_F(CliTrain, DivergenceIsReportedWithTheBatchAndTheOldModelSurvives) {
   const std::string out = folder_ + "/nan.attnmodel";
   write_bytes(folder_, "nan.attnmodel", "the previous model");
-  const auto args = train_args(train_ + ".src", train_ + ".tgt", out, {"--lr", "1e30", "--max-batches", "3"});
+  const auto args =
+      train_args(train_ + ".src", train_ + ".tgt", out, {"--lr", "1e30", "--max-batches", "3"});
   expect_clean_error(run_cli(args), {"training diverged: the loss is nan at epoch 1, batch 2"});
   EXPECT_EQ(read_bytes(out), "the previous model");
 }
@@ -611,8 +651,10 @@ TEST_F(CliTrain, KillDuringTrainingThenResumeEndsWithTheSameModel) {
   resume_args.push_back("--resume");
   const Outcome second = run_cli(resume_args);
   expect_success(second);
-  EXPECT_NE(second.err.find("resuming '" + resumed + ".state' after epoch"), std::string::npos) << second;
-  EXPECT_EQ(second.err.find("after epoch 4"), std::string::npos) << "nothing was left to do: " << second;
+  EXPECT_NE(second.err.find("resuming '" + resumed + ".state' after epoch"), std::string::npos)
+      << second;
+  EXPECT_EQ(second.err.find("after epoch 4"), std::string::npos)
+      << "nothing was left to do: " << second;
 
   const Checkpoint a = load_checkpoint(whole), b = load_checkpoint(resumed);
   EXPECT_EQ(a.training.best_epoch, b.training.best_epoch);
@@ -622,6 +664,21 @@ TEST_F(CliTrain, KillDuringTrainingThenResumeEndsWithTheSameModel) {
     EXPECT_EQ(a.tensors[i].first, b.tensors[i].first);
     EXPECT_TRUE(torch::equal(a.tensors[i].second, b.tensors[i].second)) << a.tensors[i].first;
   }
+}
+
+// --resume with flags that differ from the state's: refused, every difference named, and the
+// state left as it was.
+TEST_F(CliTrain, ResumeWithOtherFlagsIsRefusedNamingEachDifference) {
+  const std::string out = folder_ + "/model.attnmodel";
+  expect_success(run_cli(train_args(train_ + ".src", train_ + ".tgt", out)));
+  const std::string state = read_bytes(out + ".state");
+  auto args = train_args(train_ + ".src", train_ + ".tgt", out,
+                         {"--score", "dot", "--hidden", "16", "--epochs", "2"});
+  args.push_back("--resume");
+  expect_clean_error(run_cli(args), {"--resume: cannot resume '" + out + ".state'",
+                                     "score function: \"additive\" in the state, \"dot\" now",
+                                     "hidden size: 8 in the state, 16 now"});
+  EXPECT_EQ(read_bytes(out + ".state"), state);
 }
 
 }  // namespace

@@ -33,8 +33,8 @@ TEST(Bleu, HandComputedExampleWithBrevityPenalty) {
 TEST(Bleu, ClipsRepeatedWordsAndPoolsOverTheCorpus) {
   // Papineni's example: "the the the the the the the" against "the cat is on the mat" has
   // modified unigram precision 2/7. Pooled with a perfect second sentence the counts add up.
-  const BleuScore s = corpus_bleu({tokenize("the the the the the the the")},
-                                  {tokenize("the cat is on the mat")});
+  const BleuScore s =
+      corpus_bleu({tokenize("the the the the the the the")}, {tokenize("the cat is on the mat")});
   EXPECT_NEAR(s.precisions[0], 100.0 * 2 / 7, 1e-9);
   const BleuScore pooled =
       corpus_bleu({tokenize("the the the the the the the"), tokenize("a b c d e")},

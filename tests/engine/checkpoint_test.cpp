@@ -1,4 +1,4 @@
-#include "checkpoint.h"
+#include "io/checkpoint.h"
 
 #include <attnscope/translator.h>
 #include <gtest/gtest.h>
@@ -85,14 +85,16 @@ TEST(Checkpoint, SaveIsAtomic) {
   checkpoint.tensors.emplace_back("bad", torch::zeros({2}, torch::kInt));  // unsupported type
   EXPECT_THROW(save_checkpoint(path, checkpoint, StoredPrecision::kFloat32), std::invalid_argument);
   EXPECT_EQ(read_bytes(path), before);
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
     EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
 }
 
 TEST(Checkpoint, UnwritableFolderIsAnErrorAndLeavesNothing) {
   Checkpoint checkpoint = load_checkpoint(testing::random_model_file("dot"));
-  EXPECT_THROW(save_checkpoint("/nonexistent-folder/x.attnmodel", checkpoint, StoredPrecision::kFloat16),
-               std::runtime_error);
+  EXPECT_THROW(
+      save_checkpoint("/nonexistent-folder/x.attnmodel", checkpoint, StoredPrecision::kFloat16),
+      std::runtime_error);
 }
 
 TEST(BadCheckpoint, MissingEmptyDirectory) {
@@ -102,14 +104,18 @@ TEST(BadCheckpoint, MissingEmptyDirectory) {
 }
 
 TEST(BadCheckpoint, OtherProgramsFiles) {
-  expect_error(write_bytes("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "image.png"), "not an attnscope model file");
-  expect_error(write_bytes("\x80\x04\x95\x10\0\0\0\0\0\0\0}\x94.", "model.pkl"), "not an attnscope model file");
-  expect_error(write_bytes("hello, I am a text file\n", "notes.txt"), "not an attnscope model file");
+  expect_error(write_bytes("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "image.png"),
+               "not an attnscope model file");
+  expect_error(write_bytes("\x80\x04\x95\x10\0\0\0\0\0\0\0}\x94.", "model.pkl"),
+               "not an attnscope model file");
+  expect_error(write_bytes("hello, I am a text file\n", "notes.txt"),
+               "not an attnscope model file");
 }
 
 TEST(BadCheckpoint, TruncatedAtEveryPart) {
   const std::string whole = read_bytes(testing::random_model_file("location"));
-  for (size_t size : {size_t{10}, size_t{20}, size_t{40}, size_t{400}, whole.size() / 2, whole.size() - 1}) {
+  for (size_t size :
+       {size_t{10}, size_t{20}, size_t{40}, size_t{400}, whole.size() / 2, whole.size() - 1}) {
     SCOPED_TRACE(size);
     expect_error(write_bytes(whole.substr(0, size)), "truncated");
   }
@@ -132,7 +138,8 @@ TEST(BadCheckpoint, FutureFormatVersion) {
 }
 
 TEST(BadCheckpoint, TrailingBytes) {
-  expect_error(write_bytes(read_bytes(testing::random_model_file("dot")) + "xyz"), "unexpected bytes");
+  expect_error(write_bytes(read_bytes(testing::random_model_file("dot")) + "xyz"),
+               "unexpected bytes");
 }
 
 TEST(BadCheckpoint, NoReadPermission) {

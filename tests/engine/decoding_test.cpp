@@ -5,7 +5,10 @@
 #include <cmath>
 #include <numeric>
 
+#include "attnscope/text.h"
+#include "decode/search.h"
 #include "engine/test_models.h"
+#include "io/checkpoint.h"
 
 namespace attnscope {
 namespace {
@@ -61,13 +64,29 @@ TEST_P(Decoding, BatchedGreedyEqualsOneByOne) {
   }
 }
 
+// beam_search itself with k = 1 (the Translator sends beam size 1 to greedy search, so this
+// calls the search functions directly).
 TEST_P(Decoding, BeamOneEqualsGreedy) {
-  TranslationOptions beam1;
-  beam1.beam_size = 1;
-  TranslationOptions beam_search;
-  beam_search.beam_size = 1;
-  for (const auto& s : kSentences)
-    EXPECT_EQ(translator().translate(s, beam_search).tokens, translator().translate(s).tokens);
+  const std::string path = testing::copy_model(GetParam());
+  const Checkpoint checkpoint = load_checkpoint(path);
+  Seq2Seq model(checkpoint.config);
+  load_parameters(*model, checkpoint, path);
+  model->eval();
+  model->prepare_inference();
+  c10::InferenceMode inference;
+  for (const auto& s : kSentences) {
+    std::vector<int64_t> ids;
+    for (const auto& token : tokenize(s)) ids.push_back(checkpoint.source_vocabulary.id(token));
+    ids.push_back(Vocabulary::kEos);
+    const int limit = 2 * static_cast<int>(ids.size()) + 10;
+    const std::vector<Hypothesis> beam = beam_search(model, ids, 1, 1.0f, limit);
+    const std::vector<Hypothesis> greedy = greedy_search(model, {ids}, {limit});
+    ASSERT_EQ(beam.size(), 1u) << s;
+    EXPECT_EQ(beam[0].tokens, greedy[0].tokens) << s;
+    ASSERT_EQ(beam[0].probabilities.size(), greedy[0].probabilities.size()) << s;
+    for (size_t j = 0; j < beam[0].probabilities.size(); ++j)
+      EXPECT_NEAR(beam[0].probabilities[j], greedy[0].probabilities[j], 1e-4) << s;
+  }
 }
 
 TEST_P(Decoding, BeamReturnsItsHypothesesBestFirst) {
@@ -128,7 +147,8 @@ TEST_P(Decoding, LongInputIsTruncatedVisibly) {
   const Translation t = translator().translate(longest);
   EXPECT_TRUE(t.source.truncated);
   EXPECT_EQ(t.source.original_length, 50);
-  EXPECT_EQ(static_cast<int64_t>(t.source.tokens.size()), translator().info().config.max_source_length);
+  EXPECT_EQ(static_cast<int64_t>(t.source.tokens.size()),
+            translator().info().config.max_source_length);
 }
 
 INSTANTIATE_TEST_SUITE_P(ContentAndLocation, Decoding, ::testing::Values("additive", "location"));

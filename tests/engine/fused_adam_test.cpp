@@ -1,6 +1,6 @@
 // The fused optimizer step against torch's Adam + clip_grad_norm_: the same parameters after
 // several steps, and state that either optimizer can load.
-#include "fused_adam.h"
+#include "train/fused_adam.h"
 
 #include <gtest/gtest.h>
 

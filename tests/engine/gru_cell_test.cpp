@@ -1,6 +1,6 @@
 // The fused GRU update against torch's own GRUCell: the same next state and the same gradients
 // for the input, the previous state and the cell's weights.
-#include "gru_cell.h"
+#include "ops/gru_cell.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
 // Hostile input at the engine's entry points: sentences, corpora, model files, output paths,
 // and faults during training. Every case either works or throws one line naming the input.
 #include <attnscope/corpus.h>
+#include <attnscope/errors.h>
 #include <attnscope/text.h>
 #include <attnscope/trainer.h>
 #include <attnscope/translator.h>
@@ -17,15 +18,15 @@
 #include <fstream>
 #include <functional>
 
-#include "checkpoint.h"
 #include "engine/test_models.h"
-#include "parallel_corpus.h"
+#include "io/checkpoint.h"
+#include "train/parallel_corpus.h"
 
 namespace attnscope {
 namespace {
 
-using testing::read_bytes;
 using testing::gzip;
+using testing::read_bytes;
 using testing::repeat_words;
 
 namespace fs = std::filesystem;
@@ -80,13 +81,17 @@ std::vector<SentenceCase> hostile_sentences() {
       {"special-token lookalikes", "<unk> </s> <s> <pad> a"},
       {"format strings", "%s %n %x %99999999s {0} ${HOME} \\n"},
       {"carriage returns inside", "a\rb\r\nc"},
-      {"zero-width and BOM", "\xEF\xBB\xBF" "a\u200Bb\u200D c"},
+      {"zero-width and BOM",
+       "\xEF\xBB\xBF"
+       "a\u200Bb\u200D c"},
   };
 }
 
 class Sentences : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { translator_ = new Translator(testing::random_model_file("location")); }
+  static void SetUpTestSuite() {
+    translator_ = new Translator(testing::random_model_file("location"));
+  }
   static void TearDownTestSuite() { delete translator_; }
   static Translator* translator_;
 };
@@ -108,7 +113,8 @@ void expect_well_formed(const Translation& t, int64_t max_source_length) {
     EXPECT_FALSE(token.empty());
     EXPECT_EQ(std::find(specials.begin(), specials.end(), token), specials.end())
         << "typed text became the special token " << token;
-    for (unsigned char c : token) EXPECT_FALSE(c < 0x20 || c == 0x7F) << "control byte in " << token;
+    for (unsigned char c : token)
+      EXPECT_FALSE(c < 0x20 || c == 0x7F) << "control byte in " << token;
   }
 }
 
@@ -141,7 +147,8 @@ TEST_F(Sentences, LongSentencesAreTruncatedToTheModelsLimitAndSaySo) {
   const SourceText source = translator_->prepare_source(repeat_words("a", 5000));
   EXPECT_TRUE(source.truncated);
   EXPECT_EQ(source.original_length, 5000);
-  EXPECT_EQ(static_cast<int64_t>(source.tokens.size()), translator_->info().config.max_source_length);
+  EXPECT_EQ(static_cast<int64_t>(source.tokens.size()),
+            translator_->info().config.max_source_length);
   EXPECT_FALSE(translator_->prepare_source(repeat_words("a", 5)).truncated);
 }
 
@@ -183,13 +190,21 @@ TEST(HostileCorpus, EachFileReadsAsExpectedOrGivesOneLineNamingIt) {
   damaged[damaged.size() / 2] = static_cast<char>(damaged[damaged.size() / 2] ^ 0x55);
   const std::vector<CorpusCase> cases = {
       {"CRLF", "a b\r\nc\r\n", {"a b", "c"}, ""},
-      {"BOM", "\xEF\xBB\xBF" "a\nb\n", {"a", "b"}, ""},
+      {"BOM",
+       "\xEF\xBB\xBF"
+       "a\nb\n",
+       {"a", "b"},
+       ""},
       {"empty lines", "a\n\n\nb\n", {"a", "", "", "b"}, ""},
       {"no final newline", "a\nb", {"a", "b"}, ""},
       {"empty file", "", {}, ""},
       {"NUL bytes inside a line", std::string("a\0b\nc\n", 6), {std::string("a\0b", 3), "c"}, ""},
       {"a lone CR is not a line break", "a\rb\n", {"a\rb"}, ""},
-      {"Latin-1", "ok\nstra\xDF" "e\n", {}, "line 2 is not UTF-8 (byte 0xDF at column 5)"},
+      {"Latin-1",
+       "ok\nstra\xDF"
+       "e\n",
+       {},
+       "line 2 is not UTF-8 (byte 0xDF at column 5)"},
       {"cut-off UTF-8 on the last line", "ok\n\xE2\x82", {}, "line 2 is not UTF-8"},
       {"truncated gzip", gz.substr(0, gz.size() / 2), {}, "truncated gzip"},
       {"damaged gzip", damaged, {}, "gzip"},
@@ -213,11 +228,12 @@ TEST(HostileCorpus, ParallelFilesMustAlignAndHoldSomething) {
   const std::string three = write_bytes("a\nb\nc\n", "three.txt");
   const std::string two = write_bytes("a\nb\n", "two.txt");
   const std::string blank = write_bytes("\n \n\t\n", "blank.txt");
-  const std::string message = expect_error<std::invalid_argument>(
-      [&] { read_parallel(three, two, 50); }, three);
+  const std::string message =
+      expect_error<std::invalid_argument>([&] { read_parallel(three, two, 50); }, three);
   EXPECT_CONTAINS(message, "'" + two + "' has 2");
-  EXPECT_CONTAINS(expect_error<std::invalid_argument>([&] { read_parallel(blank, three, 50); }, blank),
-                  "no usable sentence pair");
+  EXPECT_CONTAINS(
+      expect_error<std::invalid_argument>([&] { read_parallel(blank, three, 50); }, blank),
+      "no usable sentence pair");
   // Blank pairs and over-long sources are skipped and counted, not fatal.
   const std::string mixed_src = write_bytes("a\n\n" + repeat_words("w", 60) + "\nd\n", "mixed.src");
   const std::string mixed_tgt = write_bytes("a\nb\nc\n\n", "mixed.tgt");
@@ -235,7 +251,8 @@ std::string load_error(const std::string& path) {
 
 // A model file whose header says `edit` but whose checksum is right: what a crafted file
 // could hold.
-std::string with_header(const std::string& model, const std::function<void(nlohmann::json&)>& edit) {
+std::string with_header(const std::string& model,
+                        const std::function<void(nlohmann::json&)>& edit) {
   const std::string bytes = read_bytes(model);
   uint64_t header_bytes = 0;
   std::memcpy(&header_bytes, bytes.data() + 20, 8);
@@ -244,7 +261,8 @@ std::string with_header(const std::string& model, const std::function<void(nlohm
   const std::string text = header.dump();
   std::string out = bytes.substr(0, 16) + bytes.substr(16, 4);
   const uint64_t size = text.size();
-  const uint32_t crc = static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(text.data()), text.size()));
+  const uint32_t crc =
+      static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(text.data()), text.size()));
   out.append(reinterpret_cast<const char*>(&size), 8);
   out.append(reinterpret_cast<const char*>(&crc), 4);
   return out + text + bytes.substr(32 + header_bytes);
@@ -258,21 +276,31 @@ TEST(HostileModelFile, CraftedHeadersWithValidChecksumsAreRejected) {
     const char* error;
   };
   const std::vector<Case> cases = {
-      {"unknown score function", [](auto& h) { h["config"]["score"] = "magic"; }, "unknown score function 'magic'"},
+      {"unknown score function", [](auto& h) { h["config"]["score"] = "magic"; },
+       "unknown score function 'magic'"},
       {"config far larger than the weights",
-       [](auto& h) { h["config"]["hidden"] = 60000; h["config"]["embedding"] = 60000; },
+       [](auto& h) {
+         h["config"]["hidden"] = 60000;
+         h["config"]["embedding"] = 60000;
+       },
        "needs far more weights"},
       {"negative size", [](auto& h) { h["config"]["embedding"] = -3; }, "embedding = -3"},
       {"dropout 7.5", [](auto& h) { h["config"]["dropout"] = 7.5; }, "dropout = 7.5"},
       {"missing field", [](auto& h) { h["config"].erase("hidden"); }, "invalid header"},
       {"wrong type", [](auto& h) { h["training"]["epochs"] = "many"; }, "invalid header"},
-      {"tensor past the end", [](auto& h) { h["tensors"][0]["offset"] = 1 << 30; }, "size or place"},
-      {"tensor with a huge shape", [](auto& h) { h["tensors"][0]["shape"] = {1 << 30, 1 << 30}; }, "corrupted"},
-      {"unknown tensor type", [](auto& h) { h["tensors"][0]["dtype"] = "f64"; }, "unknown tensor type"},
+      {"tensor past the end", [](auto& h) { h["tensors"][0]["offset"] = 1 << 30; },
+       "size or place"},
+      {"tensor with a huge shape",
+       [](auto& h) {
+         h["tensors"][0]["shape"] = {1 << 30, 1 << 30};
+       },
+       "corrupted"},
+      {"unknown tensor type", [](auto& h) { h["tensors"][0]["dtype"] = "f64"; },
+       "unknown tensor type"},
       {"duplicate vocabulary entry",
        [](auto& h) { h["source_vocabulary"][5] = h["source_vocabulary"][4]; }, "twice"},
-      {"vocabulary without special tokens",
-       [](auto& h) { h["target_vocabulary"][0] = "x"; }, "special tokens"},
+      {"vocabulary without special tokens", [](auto& h) { h["target_vocabulary"][0] = "x"; },
+       "special tokens"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -284,7 +312,8 @@ TEST(HostileModelFile, CraftedHeadersWithValidChecksumsAreRejected) {
   uint64_t header_bytes = 0;
   std::memcpy(&header_bytes, bytes.data() + 20, 8);
   std::string junk(header_bytes, '[');
-  const uint32_t crc = static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(junk.data()), junk.size()));
+  const uint32_t crc =
+      static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(junk.data()), junk.size()));
   bytes.replace(32, header_bytes, junk);
   std::memcpy(bytes.data() + 28, &crc, 4);
   EXPECT_CONTAINS(load_error(write_bytes(bytes, "junk.attnmodel")), "not valid JSON");
@@ -300,10 +329,12 @@ TEST(HostileModelFile, EveryTruncationAndBitFlipGivesOneLine) {
     SCOPED_TRACE("truncated to " + std::to_string(n));
     const std::string path = write_bytes(whole.substr(0, n), "cut.attnmodel");
     const std::string message = load_error(path);
-    EXPECT_TRUE(message.find("truncated") != std::string::npos || message.find("corrupted") != std::string::npos)
+    EXPECT_TRUE(message.find("truncated") != std::string::npos ||
+                message.find("corrupted") != std::string::npos)
         << message;
-    EXPECT_EQ(expect_error<std::runtime_error>([&] { parse_checkpoint(path, whole.substr(0, n)); }, path),
-              message);
+    EXPECT_EQ(
+        expect_error<std::runtime_error>([&] { parse_checkpoint(path, whole.substr(0, n)); }, path),
+        message);
   }
   for (size_t at = 0; at < whole.size(); at += 97) {
     SCOPED_TRACE("bit flip at " + std::to_string(at));
@@ -322,7 +353,8 @@ TEST(HostileModelFile, SpecialFilesNeverHang) {
   const std::string loop = folder + "/loop.attnmodel";
   fs::create_symlink(loop, loop);
   EXPECT_CONTAINS(load_error(loop), "cannot be read");
-  const std::string png = write_bytes(std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16), "model.attnmodel");
+  const std::string png =
+      write_bytes(std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16), "model.attnmodel");
   EXPECT_CONTAINS(load_error(png), "not an attnscope model file");
 }
 
@@ -360,12 +392,15 @@ TEST(HostileOutput, SavingNeverReplacesSpecialFilesOrLeavesHalfAFile) {
                       [&] { save_checkpoint(fifo, checkpoint, StoredPrecision::kFloat32); }, fifo),
                   "not a regular file");
   EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_CONTAINS(
+      expect_error<std::runtime_error>(
+          [&] { save_checkpoint(folder, checkpoint, StoredPrecision::kFloat32); }, folder),
+      "directory");
   EXPECT_CONTAINS(expect_error<std::runtime_error>(
-                      [&] { save_checkpoint(folder, checkpoint, StoredPrecision::kFloat32); }, folder),
-                  "directory");
-  EXPECT_CONTAINS(expect_error<std::runtime_error>(
-                      [&] { save_checkpoint(folder + "/no/such/folder.attnmodel", checkpoint,
-                                            StoredPrecision::kFloat32); },
+                      [&] {
+                        save_checkpoint(folder + "/no/such/folder.attnmodel", checkpoint,
+                                        StoredPrecision::kFloat32);
+                      },
                       folder + "/no/such/folder.attnmodel"),
                   "No such file");
 
@@ -375,9 +410,10 @@ TEST(HostileOutput, SavingNeverReplacesSpecialFilesOrLeavesHalfAFile) {
   const std::string before = read_bytes(path);
   {
     FileSizeLimit limit(4096);
-    EXPECT_CONTAINS(expect_error<std::runtime_error>(
-                        [&] { save_checkpoint(path, checkpoint, StoredPrecision::kFloat32); }, path),
-                    "File too large");
+    EXPECT_CONTAINS(
+        expect_error<std::runtime_error>(
+            [&] { save_checkpoint(path, checkpoint, StoredPrecision::kFloat32); }, path),
+        "File too large");
   }
   EXPECT_EQ(read_bytes(path), before);
   expect_no_temporary_files(folder);
@@ -409,7 +445,7 @@ TEST(HostileTraining, BadOutputsFailBeforeAnyCorpusIsRead) {
     const char* error;
   };
   std::vector<Case> cases = {
-      {"", "--out is empty"},
+      {"", "the output path is empty"},
       {folder, "is a directory"},
       {folder + "/missing/model.attnmodel", "does not exist"},
       {fifo, "not a regular file"},
@@ -428,7 +464,13 @@ TEST(HostileTraining, BadOutputsFailBeforeAnyCorpusIsRead) {
     bool epoch_started = false;
     TrainObserver observer;
     observer.progress = [&](const TrainProgress&) { epoch_started = true; };
-    EXPECT_CONTAINS(expect_error<std::invalid_argument>([&] { train(options, observer); }, ""), c.error);
+    try {
+      train(options, observer);
+      ADD_FAILURE() << "no error";
+    } catch (const SettingError& e) {
+      EXPECT_EQ(e.setting(), "output_path");
+      EXPECT_CONTAINS(std::string(e.what()), c.error);
+    }
     EXPECT_FALSE(epoch_started);
   }
   EXPECT_TRUE(fs::is_fifo(fifo));
@@ -441,15 +483,29 @@ TEST(HostileTraining, BadOptionsAndTestSetsFailBeforeTheFirstEpoch) {
     std::function<void(TrainOptions&)> edit;
     const char* error;
   };
-  const std::string latin1 = write_bytes("stra\xDF" "e\n", "latin1.txt");
+  const std::string latin1 = write_bytes(
+      "stra\xDF"
+      "e\n",
+      "latin1.txt");
   const std::vector<Case> cases = {
-      {"dropout 1.5", [](auto& o) { o.model.dropout = 1.5; }, "--dropout"},
-      {"NaN learning rate", [](auto& o) { o.learning_rate = std::nan(""); }, "--lr"},
-      {"negative learning rate", [](auto& o) { o.learning_rate = -1; }, "--lr"},
+      {"dropout 1.5", [](auto& o) { o.model.dropout = 1.5; }, "the dropout must be"},
+      {"NaN learning rate", [](auto& o) { o.learning_rate = std::nan(""); },
+       "the learning rate must be"},
+      {"negative learning rate", [](auto& o) { o.learning_rate = -1; },
+       "the learning rate must be"},
+      {"unknown score function", [](auto& o) { o.model.score = "magic"; },
+       "unknown score function 'magic' (dot, general"},
       {"hidden 100000", [](auto& o) { o.model.hidden = 100000; }, "between 1 and"},
-      {"missing test set", [&](auto& o) { o.test_source_path = o.test_target_path = folder + "/nope"; }, "does not exist"},
+      {"missing test set",
+       [&](auto& o) { o.test_source_path = o.test_target_path = folder + "/nope"; },
+       "does not exist"},
       {"Latin-1 training corpus", [&](auto& o) { o.source_path = latin1; }, "is not UTF-8"},
-      {"Latin-1 test reference", [&](auto& o) { o.test_source_path = o.source_path; o.test_target_path = latin1; }, "is not UTF-8"},
+      {"Latin-1 test reference",
+       [&](auto& o) {
+         o.test_source_path = o.source_path;
+         o.test_target_path = latin1;
+       },
+       "is not UTF-8"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -503,6 +559,46 @@ TEST(HostileTraining, DivergenceAfterAGoodEpochKeepsThatEpochsModel) {
   EXPECT_CONTAINS(message, "'" + options.output_path + "' keeps the best model, from epoch 1");
   EXPECT_EQ(read_bytes(options.output_path), best);
   expect_no_temporary_files(folder);
+}
+
+// Resuming with settings other than the state's is refused, each difference named; the stored
+// settings are never used silently in place of the command's.
+TEST(HostileTraining, ResumeWithOtherSettingsIsRefusedNamingEachDifference) {
+  const std::string folder = testing::temporary_folder();
+  TrainOptions options = tiny_training(folder);
+  train(options);
+  const std::string state_path = options.output_path + ".state";
+  const std::string state_before = read_bytes(state_path);
+  options.resume = true;
+  options.epochs = 2;
+  TrainOptions changed = options;
+  changed.model.score = "dot";
+  changed.model.hidden = 12;
+  changed.model.dropout = 0.1;
+  changed.source_path = changed.validation_source_path;  // another training corpus
+  changed.target_path = changed.validation_target_path;
+  try {
+    train(changed);
+    ADD_FAILURE() << "resumed with other settings";
+  } catch (const SettingError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(e.setting(), "resume");
+    EXPECT_CONTAINS(message, "cannot resume '" + state_path + "'");
+    EXPECT_CONTAINS(message, "score function: \"additive\" in the state, \"dot\" now");
+    EXPECT_CONTAINS(message, "hidden size: 8 in the state, 12 now");
+    EXPECT_CONTAINS(message, "dropout: ");
+    EXPECT_CONTAINS(message, "training corpus: ");
+    EXPECT_EQ(message.find("embedding size"), std::string::npos) << "unchanged, yet listed";
+  }
+  EXPECT_EQ(read_bytes(state_path), state_before);
+  // The same settings resume; more epochs are not a difference.
+  std::vector<std::string> notes;
+  TrainObserver observer;
+  observer.message = [&](const std::string& note) { notes.push_back(note); };
+  const TrainingRecord record = train(options, observer);
+  EXPECT_EQ(record.epochs, 2);
+  ASSERT_FALSE(notes.empty());
+  EXPECT_CONTAINS(notes.back(), "resuming '" + state_path + "' after epoch 1");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The fused output layer + loss against torch's own linear + cross_entropy: value and every
 // gradient, with and without label smoothing, with and without shared rows.
-#include "linear_cross_entropy.h"
+#include "ops/linear_cross_entropy.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/test_models.h"
-#include "seq2seq.h"
+#include "model/seq2seq.h"
 
 namespace attnscope {
 namespace {
@@ -45,7 +45,8 @@ TEST_P(ModelPerScore, TeacherForcingEqualsStepByStep) {
   for (int64_t t = 0; t < b.target.size(1); ++t) {
     DecoderStep step = model->step(encoded.context, state, b.target.select(1, t));
     EXPECT_TRUE(torch::allclose(step.logits, batched.select(1, t), 1e-4, 1e-5)) << "step " << t;
-    EXPECT_TRUE(torch::allclose(step.attention, attention.select(1, t), 1e-5, 1e-6)) << "step " << t;
+    EXPECT_TRUE(torch::allclose(step.attention, attention.select(1, t), 1e-5, 1e-6))
+        << "step " << t;
     state = step.state;
   }
 }

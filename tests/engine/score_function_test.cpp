@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "score/score_function.h"
+#include "model/score/score_registry.h"
 
 namespace attnscope {
 namespace {
@@ -65,9 +65,7 @@ void expect_near(const Vector& actual, const Vector& expected) {
   for (size_t i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual[i], expected[i], 1e-5) << i;
 }
 
-TEST(ScoreFunction, DotSumsTheDirections) {
-  expect_near(computed("dot"), {-4.0f, 0.0f, 0.5f});
-}
+TEST(ScoreFunction, DotSumsTheDirections) { expect_near(computed("dot"), {-4.0f, 0.0f, 0.5f}); }
 
 TEST(ScoreFunction, ScaledDotDividesBySqrtH) {
   const float r = 1.0f / std::sqrt(2.0f);
@@ -121,8 +119,8 @@ TEST(ScoreFunction, LocationIgnoresContentAndCutsToTheSourceLength) {
   expect_near(actual, expected);
   // Different content, same scores.
   torch::NoGradGuard no_grad;
-  const torch::Tensor other = score->scores(score->keys(torch::randn({1, 3, 4})),
-                                            torch::tensor(kQuery).unsqueeze(0));
+  const torch::Tensor other =
+      score->scores(score->keys(torch::randn({1, 3, 4})), torch::tensor(kQuery).unsqueeze(0));
   expect_near(Vector(other.data_ptr<float>(), other.data_ptr<float>() + 3), actual);
 }
 

@@ -2,7 +2,7 @@
 // a small recurrence shaped like the teacher-forced decoder: every step reads the shared value
 // with weights that depend on the previous step, padding positions get weight zero, and the
 // value has a history of its own, so its gradient must reach the tensors it was made from.
-#include "shared_step_input.h"
+#include "ops/shared_step_input.h"
 
 #include <gtest/gtest.h>
 

@@ -14,8 +14,8 @@ namespace attnscope {
 namespace {
 
 struct Outcome {
-  double exact = 0.0;     // share of sentences reproduced exactly
-  double aligned = 0.0;   // share of output words whose argmax attention is where expected
+  double exact = 0.0;    // share of sentences reproduced exactly
+  double aligned = 0.0;  // share of output words whose argmax attention is where expected
 };
 
 Outcome learn(testing::Task task, const std::string& score) {

@@ -1,18 +1,18 @@
 #include "engine/test_models.h"
 
 #include <attnscope/trainer.h>
+#include <unistd.h>
+#include <zlib.h>
 
-#include "checkpoint.h"
-#include "seq2seq.h"
-
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <zlib.h>
 #include <map>
 #include <random>
-#include <algorithm>
-#include <unistd.h>
+
+#include "io/checkpoint.h"
+#include "model/seq2seq.h"
 
 namespace attnscope::testing {
 
@@ -100,8 +100,8 @@ TrainOptions task_training(const std::string& folder, Task task, const std::stri
 std::string copy_model(const std::string& score) {
   static std::map<std::string, std::string> cache;
   if (auto it = cache.find(score); it != cache.end()) return it->second;
-  TrainOptions options = task_training(temporary_folder(), Task::kCopy, score, 1200, 50, 1,
-                                       score + ".attnmodel");
+  TrainOptions options =
+      task_training(temporary_folder(), Task::kCopy, score, 1200, 50, 1, score + ".attnmodel");
   options.epochs = 4;
   options.batch_size = 32;
   options.label_smoothing = 0.0;
@@ -117,8 +117,8 @@ std::string random_model_file(const std::string& score) {
   Checkpoint checkpoint;
   checkpoint.source_vocabulary = Vocabulary::from_tokens(words);
   checkpoint.target_vocabulary = Vocabulary::from_tokens(words);
-  checkpoint.config = tiny_config(score, checkpoint.source_vocabulary.size(),
-                                  checkpoint.target_vocabulary.size());
+  checkpoint.config =
+      tiny_config(score, checkpoint.source_vocabulary.size(), checkpoint.target_vocabulary.size());
   torch::manual_seed(5);
   Seq2Seq model(checkpoint.config);
   checkpoint.tensors = parameter_tensors(*model);

@@ -1,10 +1,10 @@
 #pragma once
 // Tiny synthetic corpora and models the tests make themselves (no Multi30k needed).
-#include <string>
-#include <vector>
-
 #include <attnscope/model_config.h>
 #include <attnscope/trainer.h>
+
+#include <string>
+#include <vector>
 
 namespace attnscope::testing {
 

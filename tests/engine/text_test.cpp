@@ -28,7 +28,9 @@ TEST(Text, DropsWhitespaceControlsAndNul) {
 }
 
 TEST(Text, InvalidUtf8NeverThrowsAndIsDropped) {
-  EXPECT_EQ(tokenize("ab\xFF\xFE" "cd"), (Tokens{"ab", "cd"}));
+  EXPECT_EQ(tokenize("ab\xFF\xFE"
+                     "cd"),
+            (Tokens{"ab", "cd"}));
   EXPECT_FALSE(is_valid_utf8("ab\xFF"));
   EXPECT_FALSE(is_valid_utf8("\xC3"));          // cut off
   EXPECT_FALSE(is_valid_utf8("\xC0\x80"));      // overlong NUL

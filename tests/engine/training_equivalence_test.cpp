@@ -6,10 +6,10 @@
 
 #include <cmath>
 
-#include "data_parallel.h"
 #include "engine/test_models.h"
-#include "parallel_corpus.h"
-#include "training_loss.h"
+#include "train/data_parallel.h"
+#include "train/parallel_corpus.h"
+#include "train/training_loss.h"
 
 namespace attnscope {
 namespace {
@@ -19,7 +19,7 @@ struct Data {
   int64_t source_vocab = 0, target_vocab = 0;
 };
 
-Data copy_task() {
+Data reverse_task() {
   const std::string folder = testing::temporary_folder();
   const auto train_prefix =
       testing::write_task_corpus(folder, "t", testing::Task::kReverse, 800, 21);
@@ -99,7 +99,7 @@ std::vector<torch::Tensor> gradients_of(Seq2Seq& model) {
 class TrainingEquivalence : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(TrainingEquivalence, SameLossOnOneBatch) {
-  const Data data = copy_task();
+  const Data data = reverse_task();
   torch::manual_seed(2);
   Seq2Seq model(config_for(GetParam(), data));
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
@@ -108,7 +108,7 @@ TEST_P(TrainingEquivalence, SameLossOnOneBatch) {
 }
 
 TEST_P(TrainingEquivalence, SameGradientOnOneBatch) {
-  const Data data = copy_task();
+  const Data data = reverse_task();
   torch::manual_seed(2);
   Seq2Seq model(config_for(GetParam(), data));
   model->train();
@@ -126,7 +126,7 @@ TEST_P(TrainingEquivalence, SameGradientOnOneBatch) {
 }
 
 TEST_P(TrainingEquivalence, SameValidationLossAfterAShortRun) {
-  const Data data = copy_task();
+  const Data data = reverse_task();
   const ModelConfig config = config_for(GetParam(), data);
   const double optimised = train_and_validate(
       data, config,
@@ -143,7 +143,7 @@ TEST_P(TrainingEquivalence, SameValidationLossAfterAShortRun) {
 }
 
 TEST_P(TrainingEquivalence, WorkersSplitABatchIntoTheSameGradient) {
-  const Data data = copy_task();
+  const Data data = reverse_task();
   torch::manual_seed(2);
   Seq2Seq model(config_for(GetParam(), data));
   model->train();
@@ -161,7 +161,7 @@ TEST_P(TrainingEquivalence, WorkersSplitABatchIntoTheSameGradient) {
 }
 
 TEST_P(TrainingEquivalence, WorkersDrawTheSameDropoutEveryRun) {
-  const Data data = copy_task();
+  const Data data = reverse_task();
   ModelConfig config = config_for(GetParam(), data);
   config.dropout = 0.3;
   torch::manual_seed(2);
@@ -183,7 +183,7 @@ TEST_P(TrainingEquivalence, WorkersDrawTheSameDropoutEveryRun) {
 }
 
 TEST(SplitBatch, SharesPartitionTheBatchAndAreTrimmed) {
-  const Data data = copy_task();
+  const Data data = reverse_task();
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
   for (int64_t count : {1, 2, 3}) {
     const std::vector<Batch> shares = split_batch(batch, count);

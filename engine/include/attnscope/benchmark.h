@@ -1,6 +1,6 @@
 #pragma once
-// Speed figures of the engine, measured the way ../shared/bench/pytorch_reference.py measures
-// the Python reference, so the two can be compared line by line.
+// Speed figures of the engine, measured the way the Python reference implementation measures
+// itself (bench/compare.sh runs both), so the two can be compared line by line.
 #include <cstdint>
 #include <string>
 
@@ -45,7 +45,7 @@ struct BenchResult {
 /// Trains the model for options.train_batches batches (Adam 1e-3, clipping 1.0, cross-entropy
 /// without label smoothing, no dropout), then decodes greedily one sentence at a time, and times
 /// both. Batching and sentence selection follow the reference script exactly, including its
-/// Python random.seed(0) batch shuffle. Throws std::invalid_argument for bad options and
+/// Python random.seed(0) batch shuffle. Throws SettingError for bad options and
 /// std::runtime_error when the corpus cannot be read.
 BenchResult run_benchmark(const BenchOptions& options);
 

@@ -5,7 +5,7 @@
 namespace attnscope {
 
 struct BleuScore {
-  double bleu = 0.0;  // 0..100
+  double bleu = 0.0;                    // 0..100
   double precisions[4] = {0, 0, 0, 0};  // modified n-gram precisions, 0..100
   double brevity_penalty = 0.0;
   long hypothesis_length = 0;

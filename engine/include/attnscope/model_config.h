@@ -6,17 +6,17 @@ namespace attnscope {
 
 /// The shape of a model; stored in every checkpoint.
 struct ModelConfig {
-  std::string score = "additive";  // attention score function, see score_function_names()
+  std::string score = "additive";  // attention score function, see score_functions.h
   std::string source_language = "en";
   std::string target_language = "de";
   int64_t source_vocab = 0;  // sizes of the vocabularies, special tokens included
   int64_t target_vocab = 0;
-  int64_t embedding = 192;    // word embedding size, source and target
-  int64_t hidden = 256;       // decoder GRU size; each encoder direction has this size too
-  int64_t attention = 256;    // inner size of the additive score function
+  int64_t embedding = 192;  // word embedding size, source and target
+  int64_t hidden = 256;     // decoder GRU size; each encoder direction has this size too
+  int64_t attention = 256;  // inner size of the additive score function
   // true: output = tied target embeddingᵀ · tanh(readout([state; context; embedding])), which
   // keeps the shipped models small; false: one linear layer over [state; context; embedding],
-  // the shape of ../shared/bench/pytorch_reference.py.
+  // the shape of the Python reference that bench/compare.sh times against.
   bool tied_readout = true;
   double dropout = 0.3;
   int64_t max_source_length = 100;  // tokens incl. </s>; longer sentences are truncated

@@ -8,10 +8,10 @@ namespace attnscope {
 
 /// What a checkpoint says about how its model was made.
 struct TrainingRecord {
-  std::string corpus;          // e.g. "multi30k train (29000 pairs)"
-  int epochs = 0;              // epochs trained
-  int best_epoch = 0;          // the epoch whose weights are stored
-  double seconds = 0.0;        // wall-clock training time
+  std::string corpus;    // e.g. "multi30k train (29000 pairs)"
+  int epochs = 0;        // epochs trained
+  int best_epoch = 0;    // the epoch whose weights are stored
+  double seconds = 0.0;  // wall-clock training time
   double validation_loss = 0.0;
   double validation_bleu = 0.0;  // greedy
   double test_bleu = -1.0;       // greedy; < 0 when not measured

@@ -11,9 +11,10 @@ namespace attnscope {
 /// U+FFFD; the result is NFC-normalised.
 std::string to_lower(std::string_view utf8);
 
-/// Splits lowercased text into tokens: runs of letters, digits, marks and '_' form one token;
-/// any other visible character is a token of its own; whitespace and control characters
-/// (including NUL) separate tokens and are dropped.
+/// Lowercases and NFC-normalises any UTF-8 text as to_lower() does, then splits it into tokens:
+/// runs of letters, digits, marks and '_' form one token; any other visible character is a
+/// token of its own; whitespace and control characters (including NUL) separate tokens and are
+/// dropped, and so are invalid UTF-8 bytes.
 std::vector<std::string> tokenize(std::string_view utf8);
 
 /// Joins tokens with single spaces.

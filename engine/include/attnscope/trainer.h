@@ -25,7 +25,7 @@ struct TrainOptions {
   double label_smoothing = 0.1;
   int patience = 4;  // stop after this many epochs without a better validation BLEU
   uint64_t seed = 1;
-  bool resume = false;
+  bool resume = false;  // continue from output_path + ".state" if it exists, same settings only
   int max_batches = 0;  // > 0: stop each epoch after this many batches (tests, quick runs)
   std::string command;  // recorded in the model
 };
@@ -58,8 +58,11 @@ struct TrainObserver {
 };
 
 /// Trains a model and writes the best one to options.output_path after each better epoch (atomic:
-/// temporary file + rename). Throws std::invalid_argument / std::runtime_error on bad input,
-/// unwritable output, or a non-finite loss (the saved best model is kept).
+/// temporary file + rename). Throws SettingError (a std::invalid_argument naming the setting)
+/// for a bad setting, an unwritable output, or resume with a state file whose settings differ
+/// from `options` (each difference listed; the stored ones are never used in their place);
+/// std::invalid_argument / std::runtime_error for bad corpora, or a non-finite loss (the saved
+/// best model is kept).
 TrainingRecord train(const TrainOptions& options, const TrainObserver& observer = {});
 
 }  // namespace attnscope

@@ -17,13 +17,13 @@ struct SourceText {
   std::vector<std::string> tokens;  // lowercased tokens, "</s>" last
   std::vector<bool> unknown;        // per token: not in the source vocabulary
   std::vector<std::string> unknown_words;
-  bool truncated = false;  // the sentence was longer than the model's max_source_length
+  bool truncated = false;   // the sentence was longer than the model's max_source_length
   int original_length = 0;  // tokens before truncation, without "</s>"
 };
 
 struct Translation {
   SourceText source;
-  std::vector<std::string> tokens;  // output tokens; "</s>" last when decoding finished
+  std::vector<std::string> tokens;   // output tokens; "</s>" last when decoding finished
   std::vector<float> probabilities;  // per output token
   // One row per output token, each row as long as source.tokens; every row sums to 1.
   std::vector<std::vector<float>> attention;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "attnscope/model_info.h"
+#include "attnscope/thread_settings.h"  // set_thread_count, for the callers that load models
 #include "attnscope/translation.h"
 
 namespace attnscope {
@@ -64,8 +65,5 @@ class DecodingSession {
   /// The steps so far as a Translation.
   virtual Translation translation() const = 0;
 };
-
-/// Uses `threads` CPU threads for torch (0 = every core). Debian's libtorch starts with one.
-void set_thread_count(int threads);
 
 }  // namespace attnscope

@@ -1,0 +1,422 @@
+#include "io/checkpoint.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "attnscope/errors.h"
+
+namespace attnscope {
+namespace {
+
+constexpr char kMagic[] = "ATTNSCOPE-MODEL\n";
+constexpr size_t kMagicBytes = 16;
+constexpr size_t kPreambleBytes = kMagicBytes + 4 + 8 + 4;
+// Bounds that keep a damaged header from asking for absurd allocations.
+constexpr int64_t kMaxVocabulary = 10'000'000;
+constexpr int64_t kMaxDimension = 65'536;
+constexpr uint64_t kMaxHeaderBytes = 1ull << 30;
+
+[[noreturn]] void fail(const std::string& path, const std::string& problem) {
+  ATTNSCOPE_THROW_RUNTIME_ERROR("model file '", path, "' ", problem);
+}
+
+template <typename T>
+T read_le(const char* bytes) {
+  T value = 0;
+  for (size_t i = 0; i < sizeof(T); ++i)
+    value |= static_cast<T>(static_cast<unsigned char>(bytes[i])) << (8 * i);
+  return value;
+}
+
+template <typename T>
+void append_le(std::string& out, T value) {
+  for (size_t i = 0; i < sizeof(T); ++i)
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+}
+
+uint32_t crc(const char* data, size_t size) {
+  return static_cast<uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(data), size));
+}
+
+nlohmann::json training_to_json(const TrainingRecord& t) {
+  return {{"corpus", t.corpus},
+          {"epochs", t.epochs},
+          {"best_epoch", t.best_epoch},
+          {"seconds", t.seconds},
+          {"validation_loss", t.validation_loss},
+          {"validation_bleu", t.validation_bleu},
+          {"test_bleu", t.test_bleu},
+          {"test_bleu_beam5", t.test_bleu_beam5},
+          {"test_corpus", t.test_corpus},
+          {"command", t.command},
+          {"seed", t.seed}};
+}
+
+TrainingRecord training_from_json(const nlohmann::json& j) {
+  TrainingRecord t;
+  t.corpus = j.at("corpus").get<std::string>();
+  t.epochs = j.at("epochs").get<int>();
+  t.best_epoch = j.at("best_epoch").get<int>();
+  t.seconds = j.at("seconds").get<double>();
+  t.validation_loss = j.at("validation_loss").get<double>();
+  t.validation_bleu = j.at("validation_bleu").get<double>();
+  t.test_bleu = j.at("test_bleu").get<double>();
+  t.test_bleu_beam5 = j.at("test_bleu_beam5").get<double>();
+  t.test_corpus = j.at("test_corpus").get<std::string>();
+  t.command = j.at("command").get<std::string>();
+  t.seed = j.at("seed").get<uint64_t>();
+  return t;
+}
+
+void check_dimension(const std::string& path, const char* name, int64_t value, int64_t max) {
+  if (value <= 0 || value > max)
+    fail(path, error_message("has an invalid config: ", name, " = ", value));
+}
+
+// More weights than any architecture of ModelConfig builds (every weight matrix's sides are
+// among E, H..3H+E, A, L and the vocabularies; fewer than twenty matrices are not embeddings).
+double parameter_upper_bound(const ModelConfig& c) {
+  const double E = c.embedding, H = c.hidden, A = c.attention, L = c.max_source_length;
+  const double square = E + 3 * H + A + 1;
+  const double output = c.tied_readout ? 1 : 3 * H + E + 1;
+  return (static_cast<double>(c.source_vocab) + c.target_vocab) * (E + 1) +
+         static_cast<double>(c.target_vocab) * output + 20 * square * square + (L + 1) * (H + 1);
+}
+
+std::string dtype_name(torch::ScalarType type) {
+  switch (type) {
+    case torch::kFloat:
+      return "f32";
+    case torch::kHalf:
+      return "f16";
+    case torch::kByte:
+      return "u8";
+    default:
+      ATTNSCOPE_THROW_INVALID_ARGUMENT("checkpoint cannot store tensors of type ", type);
+  }
+}
+
+torch::ScalarType dtype_from_name(const std::string& path, const std::string& name) {
+  if (name == "f32") return torch::kFloat;
+  if (name == "f16") return torch::kHalf;
+  if (name == "u8") return torch::kByte;
+  fail(path, "is corrupted: unknown tensor type '" + name + "'");
+}
+
+// Parses and validates everything in the header; `data` holds the bytes after it (possibly
+// fewer than the header promises, which is reported as truncation).
+Checkpoint parse(const std::string& path, const std::string& header, const char* data,
+                 uint64_t data_bytes, bool header_only) {
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(header);
+  } catch (const nlohmann::json::exception& e) {
+    fail(path, "is corrupted: its header is not valid JSON");
+  }
+  Checkpoint checkpoint;
+  try {
+    checkpoint.config = config_from_json(json.at("config"));
+    checkpoint.training = training_from_json(json.at("training"));
+    checkpoint.extra = json.at("extra");
+    const ModelConfig& c = checkpoint.config;
+    check_dimension(path, "source_vocab", c.source_vocab, kMaxVocabulary);
+    check_dimension(path, "target_vocab", c.target_vocab, kMaxVocabulary);
+    check_dimension(path, "embedding", c.embedding, kMaxDimension);
+    check_dimension(path, "hidden", c.hidden, kMaxDimension);
+    check_dimension(path, "attention", c.attention, kMaxDimension);
+    check_dimension(path, "max_source_length", c.max_source_length, kMaxDimension);
+    if (!(c.dropout >= 0.0 && c.dropout < 1.0))
+      fail(path, error_message("has an invalid config: dropout = ", c.dropout));
+    checkpoint.source_vocabulary =
+        Vocabulary::from_tokens(json.at("source_vocabulary").get<std::vector<std::string>>());
+    checkpoint.target_vocabulary =
+        Vocabulary::from_tokens(json.at("target_vocabulary").get<std::vector<std::string>>());
+    if (checkpoint.source_vocabulary.size() != c.source_vocab ||
+        checkpoint.target_vocabulary.size() != c.target_vocab)
+      fail(path, "is corrupted: vocabulary sizes differ from its config");
+
+    uint64_t expected_data = 0;
+    for (const auto& entry : json.at("tensors")) {
+      const auto name = entry.at("name").get<std::string>();
+      const auto type = dtype_from_name(path, entry.at("dtype").get<std::string>());
+      const auto shape = entry.at("shape").get<std::vector<int64_t>>();
+      const auto offset = entry.at("offset").get<uint64_t>();
+      const auto bytes = entry.at("bytes").get<uint64_t>();
+      const auto checksum = entry.at("crc32").get<uint32_t>();
+      uint64_t elements = 1;
+      for (int64_t d : shape) {
+        if (d < 0 || d > kMaxVocabulary * 16)
+          fail(path, "is corrupted: tensor '" + name + "' has a bad shape");
+        elements *= static_cast<uint64_t>(d);
+        if (elements > (1ull << 34)) fail(path, "is corrupted: tensor '" + name + "' is too large");
+      }
+      if (bytes != elements * torch::elementSize(type) || offset != expected_data)
+        fail(path, "is corrupted: the size or place of tensor '" + name + "' is wrong");
+      expected_data = offset + bytes;
+      if (type != torch::kByte) checkpoint.float_elements += static_cast<int64_t>(elements);
+      if (header_only) continue;
+      if (offset + bytes > data_bytes)
+        fail(path, error_message("is truncated: expected ", bytes, " bytes of tensor '", name,
+                                 "', found ", data_bytes > offset ? data_bytes - offset : 0));
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+      if (crc(data + offset, bytes) != checksum)
+        fail(path, "is corrupted: checksum mismatch in tensor '" + name + "'");
+#else
+      (void)checksum;
+#endif
+      torch::Tensor tensor = torch::empty(shape, torch::TensorOptions().dtype(type));
+      std::memcpy(tensor.data_ptr(), data + offset, bytes);
+      if (type == torch::kHalf) tensor = tensor.to(torch::kFloat);
+      checkpoint.tensors.emplace_back(name, tensor);
+    }
+    if (expected_data < data_bytes)
+      fail(path, error_message("is corrupted: ", data_bytes - expected_data,
+                               " unexpected bytes after the last tensor"));
+    if (header_only && expected_data > data_bytes)
+      fail(path, error_message("is truncated: expected ", expected_data,
+                               " bytes of weights, found ", data_bytes));
+    // The model is built from the config before the weights are copied in: a config far larger
+    // than the weights the file holds (a crafted header) would allocate gigabytes first. A real
+    // file stays ~20x below this bound; the slack keeps tiny test models clear of it.
+    if (!header_only &&
+        parameter_upper_bound(c) > 64.0 * static_cast<double>(checkpoint.float_elements) + 1e6)
+      fail(path, error_message("is corrupted: its config needs far more weights than the ",
+                               checkpoint.float_elements, " it holds"));
+  } catch (const nlohmann::json::exception& e) {
+    fail(path, std::string("has an invalid header: ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    fail(path, std::string("has an invalid header: ") + e.what());
+  }
+  return checkpoint;
+}
+
+void write_all(int fd, const std::string& bytes, const std::string& path) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write '", path, "': ", std::strerror(errno));
+    }
+    done += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace
+
+nlohmann::json config_to_json(const ModelConfig& c) {
+  return {{"score", c.score},
+          {"source_language", c.source_language},
+          {"target_language", c.target_language},
+          {"source_vocab", c.source_vocab},
+          {"target_vocab", c.target_vocab},
+          {"embedding", c.embedding},
+          {"hidden", c.hidden},
+          {"attention", c.attention},
+          {"tied_readout", c.tied_readout},
+          {"dropout", c.dropout},
+          {"max_source_length", c.max_source_length}};
+}
+
+ModelConfig config_from_json(const nlohmann::json& j) {
+  ModelConfig c;
+  c.score = j.at("score").get<std::string>();
+  c.source_language = j.at("source_language").get<std::string>();
+  c.target_language = j.at("target_language").get<std::string>();
+  c.source_vocab = j.at("source_vocab").get<int64_t>();
+  c.target_vocab = j.at("target_vocab").get<int64_t>();
+  c.embedding = j.at("embedding").get<int64_t>();
+  c.hidden = j.at("hidden").get<int64_t>();
+  c.attention = j.at("attention").get<int64_t>();
+  c.tied_readout = j.at("tied_readout").get<bool>();
+  c.dropout = j.at("dropout").get<double>();
+  c.max_source_length = j.at("max_source_length").get<int64_t>();
+  return c;
+}
+
+void save_checkpoint(const std::string& path, const Checkpoint& checkpoint,
+                     StoredPrecision precision) {
+  std::string data;
+  nlohmann::json table = nlohmann::json::array();
+  for (const auto& [name, original] : checkpoint.tensors) {
+    torch::Tensor tensor = original.detach().to(torch::kCPU);
+    if (tensor.is_floating_point())
+      tensor = tensor.to(precision == StoredPrecision::kFloat16 ? torch::kHalf : torch::kFloat);
+    tensor = tensor.contiguous();
+    const size_t bytes = tensor.numel() * tensor.element_size();
+    const char* raw = static_cast<const char*>(tensor.data_ptr());
+    table.push_back({{"name", name},
+                     {"dtype", dtype_name(tensor.scalar_type())},
+                     {"shape", tensor.sizes().vec()},
+                     {"offset", data.size()},
+                     {"bytes", bytes},
+                     {"crc32", crc(raw, bytes)}});
+    data.append(raw, bytes);
+  }
+  const nlohmann::json header = {{"config", config_to_json(checkpoint.config)},
+                                 {"source_vocabulary", checkpoint.source_vocabulary.tokens()},
+                                 {"target_vocabulary", checkpoint.target_vocabulary.tokens()},
+                                 {"training", training_to_json(checkpoint.training)},
+                                 {"extra", checkpoint.extra},
+                                 {"tensors", table}};
+  const std::string header_text = header.dump();
+  std::string preamble(kMagic, kMagicBytes);
+  append_le<uint32_t>(preamble, kCheckpointVersion);
+  append_le<uint64_t>(preamble, header_text.size());
+  append_le<uint32_t>(preamble, crc(header_text.data(), header_text.size()));
+
+  // rename() would replace whatever is there: as root, even /dev/null. Only a regular file (or
+  // nothing) may be replaced.
+  struct stat existing {};
+  if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+    ATTNSCOPE_THROW_RUNTIME_ERROR(
+        "cannot write model file '", path, "': ",
+        S_ISDIR(existing.st_mode) ? "it is a directory" : "it exists and is not a regular file");
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write model file '", path, "': ", std::strerror(errno));
+  try {
+    write_all(fd, preamble, path);
+    write_all(fd, header_text, path);
+    write_all(fd, data, path);
+    if (::fsync(fd) != 0)
+      ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write '", path, "': ", std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  if (::close(fd) != 0 || ::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write model file '", path, "': ", std::strerror(error));
+  }
+  // The rename itself survives a power cut only once the folder is synced; best effort.
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  const int dir = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+namespace {
+
+struct Preamble {
+  uint64_t header_bytes = 0;
+  uint32_t header_crc = 0;
+};
+
+// Checks the fixed-size start of a file of `file_bytes` bytes; `preamble` holds its first
+// min(file_bytes, kPreambleBytes) bytes.
+Preamble check_preamble(const std::string& path, std::string_view preamble, uint64_t file_bytes) {
+  if (file_bytes == 0) fail(path, "is empty");
+  const size_t magic_seen = std::min(preamble.size(), kMagicBytes);
+  if (std::memcmp(preamble.data(), kMagic, magic_seen) != 0)
+    fail(path, "is not an attnscope model file");
+  if (preamble.size() < kPreambleBytes)
+    fail(path, error_message("is truncated: ", file_bytes, " bytes, not even a header"));
+  const auto version = read_le<uint32_t>(preamble.data() + kMagicBytes);
+  Preamble p;
+  p.header_bytes = read_le<uint64_t>(preamble.data() + kMagicBytes + 4);
+  p.header_crc = read_le<uint32_t>(preamble.data() + kMagicBytes + 12);
+  if (version > kCheckpointVersion)
+    fail(path, error_message("has format version ", version, "; this attnscope reads version ",
+                             kCheckpointVersion, " (a newer attnscope wrote it)"));
+  if (version == 0) fail(path, "is corrupted: format version 0");
+  if (p.header_bytes > kMaxHeaderBytes) fail(path, "is corrupted: impossible header size");
+  if (kPreambleBytes + p.header_bytes > file_bytes)
+    fail(path, error_message("is truncated: expected a header of ", p.header_bytes,
+                             " bytes, found ", file_bytes - kPreambleBytes));
+  return p;
+}
+
+void check_header_crc(const std::string& path, std::string_view header, uint32_t expected) {
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION  // let the fuzzer past the checksum
+  if (crc(header.data(), header.size()) != expected)
+    fail(path, "is corrupted: header checksum mismatch");
+#else
+  (void)path, (void)header, (void)expected;
+#endif
+}
+
+}  // namespace
+
+Checkpoint load_checkpoint(const std::string& path, bool header_only) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)  // a symlink loop, a locked folder
+    fail(path, "cannot be read: " + ec.message());
+  if (!fs::exists(status)) fail(path, "does not exist");
+  if (fs::is_directory(status)) fail(path, "is a directory");
+  // Opening a FIFO would wait for a writer forever; a device has no size to check.
+  if (!fs::is_regular_file(status)) fail(path, "is not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, std::string("cannot be read: ") + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  const auto file_bytes = static_cast<uint64_t>(std::max<std::streamoff>(0, in.tellg()));
+  in.seekg(0);
+
+  std::string preamble(std::min<uint64_t>(file_bytes, kPreambleBytes), '\0');
+  in.read(preamble.data(), static_cast<std::streamsize>(preamble.size()));
+  const Preamble p = check_preamble(path, preamble, file_bytes);
+  std::string header(p.header_bytes, '\0');
+  in.read(header.data(), static_cast<std::streamsize>(p.header_bytes));
+  if (!in) fail(path, std::string("cannot be read: ") + std::strerror(errno));
+  check_header_crc(path, header, p.header_crc);
+
+  const uint64_t data_bytes = file_bytes - kPreambleBytes - p.header_bytes;
+  std::string data;
+  if (!header_only) {
+    data.resize(data_bytes);
+    in.read(data.data(), static_cast<std::streamsize>(data_bytes));
+    if (!in) fail(path, std::string("cannot be read: ") + std::strerror(errno));
+  }
+  Checkpoint checkpoint = parse(path, header, data.data(), data_bytes, header_only);
+  checkpoint.file_bytes = static_cast<int64_t>(file_bytes);
+  return checkpoint;
+}
+
+Checkpoint parse_checkpoint(const std::string& name, std::string_view bytes, bool header_only) {
+  const Preamble p = check_preamble(name, bytes.substr(0, kPreambleBytes), bytes.size());
+  const std::string header(bytes.substr(kPreambleBytes, p.header_bytes));
+  check_header_crc(name, header, p.header_crc);
+  const std::string_view data = bytes.substr(kPreambleBytes + p.header_bytes);
+  Checkpoint checkpoint = parse(name, header, data.data(), data.size(), header_only);
+  checkpoint.file_bytes = static_cast<int64_t>(bytes.size());
+  return checkpoint;
+}
+
+void load_parameters(torch::nn::Module& module, const Checkpoint& checkpoint,
+                     const std::string& path) {
+  std::unordered_map<std::string, const torch::Tensor*> stored;
+  for (const auto& [name, tensor] : checkpoint.tensors) stored.emplace(name, &tensor);
+  torch::NoGradGuard no_grad;
+  for (auto& item : module.named_parameters()) {
+    const auto it = stored.find(item.key());
+    if (it == stored.end()) fail(path, "lacks tensor '" + item.key() + "'");
+    const torch::Tensor& source = *it->second;
+    if (source.sizes() != item.value().sizes())
+      fail(path, error_message("has tensor '", item.key(), "' of shape ", source.sizes(),
+                               ", the model needs ", item.value().sizes()));
+    item.value().copy_(source);
+  }
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> parameter_tensors(
+    const torch::nn::Module& module) {
+  std::vector<std::pair<std::string, torch::Tensor>> tensors;
+  for (const auto& item : module.named_parameters()) tensors.emplace_back(item.key(), item.value());
+  return tensors;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,64 @@
+#pragma once
+// The model file format. One file holds the config, both vocabularies, the training record
+// and the weights:
+//
+//   "ATTNSCOPE-MODEL\n"   16 bytes, identifies the file
+//   version               u32 little-endian (kCheckpointVersion)
+//   header_bytes          u64 little-endian
+//   header_crc32          u32 little-endian
+//   header                JSON: config, vocabularies, training, extra, tensor table
+//   data                  the tensors back to back; the table gives offset, size, dtype, CRC-32
+//
+// Every length and checksum is verified before anything is used, so a damaged file gives a
+// one-line error instead of a crash. The score function's name is the one thing left to the
+// model layer, which knows the names (model/model_file.h): this layer sits below it.
+#include <torch/torch.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "attnscope/model_info.h"
+#include "attnscope/vocabulary.h"
+
+namespace attnscope {
+
+constexpr uint32_t kCheckpointVersion = 1;
+
+enum class StoredPrecision { kFloat32, kFloat16 };
+
+struct Checkpoint {
+  ModelConfig config;
+  Vocabulary source_vocabulary;
+  Vocabulary target_vocabulary;
+  TrainingRecord training;
+  nlohmann::json extra = nlohmann::json::object();             // e.g. the trainer's resume state
+  std::vector<std::pair<std::string, torch::Tensor>> tensors;  // float tensors, or uint8 blobs
+  int64_t file_bytes = 0;                                      // set by load_checkpoint
+  int64_t float_elements = 0;  // set by load_checkpoint: the parameter count of a model file
+};
+
+/// Writes atomically: a temporary file in the same folder, fsync, then rename over `path`.
+/// Float tensors are stored with `precision` and read back as float32.
+void save_checkpoint(const std::string& path, const Checkpoint& checkpoint,
+                     StoredPrecision precision);
+
+/// Throws std::runtime_error "model file 'path' ...: problem". header_only skips the weights.
+Checkpoint load_checkpoint(const std::string& path, bool header_only = false);
+/// The same checks on a whole file held in memory (`name` is used in messages; the fuzzer).
+Checkpoint parse_checkpoint(const std::string& name, std::string_view bytes,
+                            bool header_only = false);
+
+/// Copies checkpoint tensors into a module's parameters, checking names and shapes.
+void load_parameters(torch::nn::Module& module, const Checkpoint& checkpoint,
+                     const std::string& path);
+/// The module's parameters as checkpoint tensors.
+std::vector<std::pair<std::string, torch::Tensor>> parameter_tensors(
+    const torch::nn::Module& module);
+
+nlohmann::json config_to_json(const ModelConfig& config);
+ModelConfig config_from_json(const nlohmann::json& json);
+
+}  // namespace attnscope

@@ -1,0 +1,117 @@
+#include "attnscope/text.h"
+
+#include <unicode/locid.h>
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+
+#include "attnscope/errors.h"
+
+namespace attnscope {
+namespace {
+
+icu::UnicodeString normalized_lower(std::string_view utf8) {
+  // fromUTF8 replaces ill-formed sequences with U+FFFD, so any byte string is accepted.
+  icu::UnicodeString text = icu::UnicodeString::fromUTF8(
+      icu::StringPiece(utf8.data(), static_cast<int32_t>(utf8.size())));
+  text.toLower(icu::Locale::getRoot());
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
+  if (U_FAILURE(status)) ATTNSCOPE_THROW_RUNTIME_ERROR("ICU NFC normaliser unavailable");
+  icu::UnicodeString normal = nfc->normalize(text, status);
+  if (U_FAILURE(status)) return text;
+  return normal;
+}
+
+bool is_word_char(UChar32 c) {
+  if (c == '_') return true;
+  const int8_t type = u_charType(c);
+  return u_isalnum(c) || type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK ||
+         type == U_ENCLOSING_MARK;
+}
+
+bool is_separator(UChar32 c) {
+  const int8_t type = u_charType(c);
+  return u_isUWhiteSpace(c) || type == U_CONTROL_CHAR || type == U_FORMAT_CHAR ||
+         type == U_UNASSIGNED || type == U_SURROGATE || type == U_PRIVATE_USE_CHAR;
+}
+
+std::string to_utf8(const icu::UnicodeString& text) {
+  std::string out;
+  text.toUTF8String(out);
+  return out;
+}
+
+}  // namespace
+
+std::string to_lower(std::string_view utf8) { return to_utf8(normalized_lower(utf8)); }
+
+std::vector<std::string> tokenize(std::string_view utf8) {
+  const icu::UnicodeString text = normalized_lower(utf8);
+  std::vector<std::string> tokens;
+  icu::UnicodeString word;
+  auto flush = [&] {
+    if (!word.isEmpty()) tokens.push_back(to_utf8(word));
+    word.remove();
+  };
+  for (int32_t i = 0; i < text.length();) {
+    const UChar32 c = text.char32At(i);
+    i += U16_LENGTH(c);
+    if (is_word_char(c)) {
+      word.append(c);
+    } else {
+      flush();
+      if (!is_separator(c) && c != 0xFFFD) tokens.push_back(to_utf8(icu::UnicodeString(c)));
+    }
+  }
+  flush();
+  return tokens;
+}
+
+std::string join_tokens(const std::vector<std::string>& tokens) {
+  std::string out;
+  for (const auto& token : tokens) {
+    if (!out.empty()) out += ' ';
+    out += token;
+  }
+  return out;
+}
+
+bool is_valid_utf8(std::string_view bytes) {
+  return first_invalid_utf8(bytes) == std::string_view::npos;
+}
+
+size_t first_invalid_utf8(std::string_view bytes) {
+  size_t i = 0;
+  const size_t n = bytes.size();
+  while (i < n) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    int extra = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      extra = 1, cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      extra = 2, cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      extra = 3, cp = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + extra >= n) return i;  // sequence cut off at the end
+    for (int k = 1; k <= extra; ++k) {
+      const auto cc = static_cast<unsigned char>(bytes[i + k]);
+      if ((cc & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    const bool overlong =
+        (extra == 1 && cp < 0x80) || (extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000);
+    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += extra + 1;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,106 @@
+#include "model/encoder.h"
+
+#include "attnscope/vocabulary.h"
+#include "ops/deferred_weight_gradient.h"
+#include "ops/dropout.h"
+#include "ops/gru_cell.h"
+#include "ops/gru_math.h"
+
+namespace attnscope {
+
+EncoderImpl::EncoderImpl(const ModelConfig& config) : dropout_(config.dropout) {
+  embedding_ = register_module(
+      "embedding",
+      torch::nn::Embedding(torch::nn::EmbeddingOptions(config.source_vocab, config.embedding)
+                               .padding_idx(Vocabulary::kPad)));
+  rnn_ =
+      register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(config.embedding, config.hidden)
+                                                .bidirectional(true)
+                                                .batch_first(true)));
+  bridge_ = register_module("bridge", torch::nn::Linear(2 * config.hidden, config.hidden));
+}
+
+EncoderOutput EncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths) {
+  if (source.size(0) == 1 && !is_training() && !torch::GradMode::is_enabled())
+    return forward_single(source);
+  const torch::Tensor embedded = apply_dropout(embedding_(source), dropout_, is_training());
+  const int64_t S = source.size(1);
+  // Each sentence's positions past its length are skipped as packing would skip them: the
+  // state is carried over unchanged and the output is zero. So a sentence's states do not
+  // depend on the other sentences of its batch.
+  const torch::Tensor real = torch::arange(S, torch::kLong).unsqueeze(0) < lengths.unsqueeze(1);
+  const bool padded = lengths.min().item<int64_t>() < S;
+  torch::Tensor forward_last, backward_last;
+  const torch::Tensor forward_states =
+      run_batch_direction(embedded, padded ? real : torch::Tensor(), false, &forward_last);
+  const torch::Tensor backward_states =
+      run_batch_direction(embedded, padded ? real : torch::Tensor(), true, &backward_last);
+  const torch::Tensor initial =
+      torch::tanh(bridge_(torch::cat({forward_last, backward_last}, /*dim=*/1)));
+  return {torch::cat({forward_states, backward_states}, 2), initial};
+}
+
+torch::Tensor EncoderImpl::run_batch_direction(const torch::Tensor& embedded,
+                                               const torch::Tensor& real, bool reverse,
+                                               torch::Tensor* last) {
+  const std::string suffix = reverse ? "_l0_reverse" : "_l0";
+  const auto& params = rnn_->named_parameters();
+  // The input's share of the gates for every position in one matrix product, where torch's
+  // GRU on packed sequences makes one small product per step.
+  const torch::Tensor input_gates =
+      torch::matmul(embedded, params["weight_ih" + suffix].t()) + params["bias_ih" + suffix];
+  const std::vector<torch::Tensor> step_gates = input_gates.unbind(1);
+  const std::vector<torch::Tensor> step_real =
+      real.defined() ? real.unsqueeze(2).unbind(1) : std::vector<torch::Tensor>();
+  const torch::Tensor& hidden_weight = params["weight_hh" + suffix];
+  const torch::Tensor& hidden_bias = params["bias_hh" + suffix];
+  const int64_t length = embedded.size(1);
+  torch::Tensor h = torch::zeros({embedded.size(0), hidden_weight.size(1)});
+  std::vector<torch::Tensor> states(static_cast<size_t>(length));
+  for (int64_t i = 0; i < length; ++i) {
+    const auto t = static_cast<size_t>(reverse ? length - 1 - i : i);
+    const torch::Tensor next =
+        gru_cell(step_gates[t], recurrent_product(h, hidden_weight, hidden_bias), h);
+    if (step_real.empty()) {
+      h = states[t] = next;
+    } else {
+      states[t] = torch::where(step_real[t], next, 0.0);
+      h = torch::where(step_real[t], next, h);
+    }
+  }
+  *last = h;
+  return torch::stack(states, 1);
+}
+
+torch::Tensor EncoderImpl::run_direction(const torch::Tensor& embedded, bool reverse,
+                                         torch::Tensor* last) {
+  const std::string suffix = reverse ? "_l0_reverse" : "_l0";
+  const auto& params = rnn_->named_parameters();
+  const torch::Tensor input_gates =
+      torch::addmm(params["bias_ih" + suffix], embedded, params["weight_ih" + suffix].t());
+  const torch::Tensor& hidden_weight = params["weight_hh" + suffix];
+  const torch::Tensor& hidden_bias = params["bias_hh" + suffix];
+  const int64_t length = embedded.size(0);
+  torch::Tensor h = torch::zeros({hidden_weight.size(1)});
+  std::vector<torch::Tensor> states(static_cast<size_t>(length));
+  for (int64_t i = 0; i < length; ++i) {
+    const int64_t t = reverse ? length - 1 - i : i;
+    h = gru_vector_update(input_gates[t], torch::addmv(hidden_bias, hidden_weight, h), h);
+    states[static_cast<size_t>(t)] = h;
+  }
+  *last = h;
+  return torch::stack(states);
+}
+
+EncoderOutput EncoderImpl::forward_single(const torch::Tensor& source) {
+  const torch::Tensor embedded = embedding_(source[0]);  // [S,E]
+  torch::Tensor forward_last, backward_last;
+  const torch::Tensor forward_states = run_direction(embedded, false, &forward_last);
+  const torch::Tensor backward_states = run_direction(embedded, true, &backward_last);
+  const torch::Tensor states = torch::cat({forward_states, backward_states}, 1).unsqueeze(0);
+  const torch::Tensor initial =
+      torch::tanh(bridge_(torch::cat({forward_last, backward_last}).unsqueeze(0)));
+  return {states, initial};
+}
+
+}  // namespace attnscope

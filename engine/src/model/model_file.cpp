@@ -1,0 +1,17 @@
+#include "model/model_file.h"
+
+#include "attnscope/errors.h"
+#include "attnscope/score_functions.h"
+
+namespace attnscope {
+
+Checkpoint load_model_file(const std::string& path, bool header_only) {
+  Checkpoint checkpoint = load_checkpoint(path, header_only);
+  if (!is_score_function(checkpoint.config.score))
+    ATTNSCOPE_THROW_RUNTIME_ERROR("model file '", path,
+                                  "' has an invalid config: unknown score function '",
+                                  checkpoint.config.score, "' (", score_function_list(), ")");
+  return checkpoint;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,14 @@
+#pragma once
+// A model file read for use: the checkpoint format's checks (io/checkpoint.h) plus those only
+// the model layer can make, such as whether its score function exists.
+#include <string>
+
+#include "io/checkpoint.h"
+
+namespace attnscope {
+
+/// load_checkpoint(), then: throws std::runtime_error "model file 'path' has an invalid config:
+/// unknown score function 'x' (dot, ...)" when the file names a score function not registered.
+Checkpoint load_model_file(const std::string& path, bool header_only = false);
+
+}  // namespace attnscope

@@ -1,0 +1,41 @@
+#include "model/seq2seq.h"
+
+namespace attnscope {
+
+Seq2SeqImpl::Seq2SeqImpl(const ModelConfig& config) : config_(config) {
+  encoder_ = register_module("encoder", Encoder(config));
+  decoder_ = register_module("decoder", Decoder(config));
+}
+
+torch::Tensor length_mask(const torch::Tensor& lengths, int64_t max_length) {
+  return torch::arange(max_length, torch::kLong).unsqueeze(0) < lengths.unsqueeze(1);
+}
+
+EncodedBatch Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tensor& lengths) {
+  EncoderOutput encoded = encoder_(source, lengths);
+  DecoderContext context = decoder_->prepare(encoded.states, length_mask(lengths, source.size(1)));
+  return {std::move(context), encoded.initial_state};
+}
+
+torch::Tensor Seq2SeqImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths,
+                                   const torch::Tensor& target_inputs, torch::Tensor* attention,
+                                   const torch::Tensor& keep) {
+  EncodedBatch encoded = encode(source, lengths);
+  return decoder_->forward(encoded.context, encoded.initial_state, target_inputs, attention, keep);
+}
+
+torch::Tensor Seq2SeqImpl::loss(const torch::Tensor& source, const torch::Tensor& lengths,
+                                const torch::Tensor& target_inputs, const torch::Tensor& expected,
+                                double label_smoothing) {
+  EncodedBatch encoded = encode(source, lengths);
+  return decoder_->loss(encoded.context, encoded.initial_state, target_inputs, expected,
+                        label_smoothing);
+}
+
+int64_t Seq2SeqImpl::parameter_count() const {
+  int64_t count = 0;
+  for (const auto& p : parameters()) count += p.numel();
+  return count;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,51 @@
+#pragma once
+#include <torch/torch.h>
+
+#include "attnscope/model_config.h"
+#include "model/decoder.h"
+#include "model/encoder.h"
+
+namespace attnscope {
+
+struct EncodedBatch {
+  DecoderContext context;
+  torch::Tensor initial_state;  // [B,H]
+};
+
+/// The encoder-decoder. Parameter names ("encoder.rnn.weight_ih_l0", ...) are the checkpoint's.
+class Seq2SeqImpl : public torch::nn::Module {
+ public:
+  explicit Seq2SeqImpl(const ModelConfig& config);
+  const ModelConfig& config() const { return config_; }
+
+  /// source [B,S] padded with kPad, lengths [B] int64.
+  EncodedBatch encode(const torch::Tensor& source, const torch::Tensor& lengths);
+  DecoderStep step(const DecoderContext& context, const torch::Tensor& state,
+                   const torch::Tensor& previous_tokens) {
+    return decoder_->step(context, state, previous_tokens);
+  }
+  /// Teacher forcing: target_inputs [B,T] (starting with <s>) -> logits [B,T,V], or [N,V] for
+  /// the N positions where `keep` [B,T] is true.
+  torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& lengths,
+                        const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr,
+                        const torch::Tensor& keep = {});
+
+  /// Teacher forcing's summed cross-entropy: see DecoderImpl::loss().
+  torch::Tensor loss(const torch::Tensor& source, const torch::Tensor& lengths,
+                     const torch::Tensor& target_inputs, const torch::Tensor& expected,
+                     double label_smoothing);
+  int64_t parameter_count() const;
+  /// See DecoderImpl::prepare_inference(): for models that only decode from now on.
+  void prepare_inference() { decoder_->prepare_inference(); }
+
+ private:
+  ModelConfig config_;
+  Encoder encoder_{nullptr};
+  Decoder decoder_{nullptr};
+};
+TORCH_MODULE(Seq2Seq);
+
+/// mask[b,s] = s < lengths[b]
+torch::Tensor length_mask(const torch::Tensor& lengths, int64_t max_length);
+
+}  // namespace attnscope

@@ -1,0 +1,113 @@
+#include "ops/half_matrix.h"
+
+#include <ATen/Parallel.h>
+#include <c10/util/Half.h>
+
+#include <cstring>
+
+// The vector kernel needs an x86 compiler that knows AVX2/FMA/F16C; elsewhere (or built with
+// -DATTNSCOPE_PORTABLE_KERNELS) only the portable loop is compiled, and decoding keeps float32.
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && \
+    !defined(ATTNSCOPE_PORTABLE_KERNELS)
+#define ATTNSCOPE_HALF_VECTOR_KERNEL 1
+#include <immintrin.h>
+#endif
+
+namespace attnscope {
+namespace {
+
+// Rows per parallel chunk: large enough that the fork costs little next to the memory reads.
+constexpr int64_t kRowsPerChunk = 1024;
+
+#ifdef ATTNSCOPE_HALF_VECTOR_KERNEL
+__attribute__((target("avx2,fma,f16c"))) float hsum(__m256 v) {
+  __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  sum = _mm_hadd_ps(sum, sum);
+  sum = _mm_hadd_ps(sum, sum);
+  return _mm_cvtss_f32(sum);
+}
+
+__attribute__((target("avx2,fma,f16c"))) void rows_avx2(const uint16_t* weights, const float* x,
+                                                        const float* bias, float* y, int64_t begin,
+                                                        int64_t end, int64_t columns) {
+  const int64_t vectorized = columns / 16 * 16;
+  for (int64_t r = begin; r < end; ++r) {
+    const uint16_t* w = weights + r * columns;
+    __m256 sum0 = _mm256_setzero_ps(), sum1 = _mm256_setzero_ps();
+    for (int64_t k = 0; k < vectorized; k += 16) {
+      const __m256 w0 = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + k)));
+      const __m256 w1 =
+          _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + k + 8)));
+      sum0 = _mm256_fmadd_ps(w0, _mm256_loadu_ps(x + k), sum0);
+      sum1 = _mm256_fmadd_ps(w1, _mm256_loadu_ps(x + k + 8), sum1);
+    }
+    float total = hsum(_mm256_add_ps(sum0, sum1));
+    for (int64_t k = vectorized; k < columns; ++k) total += _cvtsh_ss(w[k]) * x[k];
+    y[r] = bias[r] + total;
+  }
+}
+
+#endif  // ATTNSCOPE_HALF_VECTOR_KERNEL
+
+void rows_portable(const uint16_t* weights, const float* x, const float* bias, float* y,
+                   int64_t begin, int64_t end, int64_t columns) {
+  for (int64_t r = begin; r < end; ++r) {
+    const uint16_t* w = weights + r * columns;
+    float total = 0.0f;
+    for (int64_t k = 0; k < columns; ++k)
+      total += static_cast<float>(c10::Half(w[k], c10::Half::from_bits())) * x[k];
+    y[r] = bias[r] + total;
+  }
+}
+
+}  // namespace
+
+bool HalfMatrix::has_vector_kernel() {
+#ifdef ATTNSCOPE_HALF_VECTOR_KERNEL
+  static const bool supported = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                                __builtin_cpu_supports("f16c");
+  return supported;
+#else
+  return false;
+#endif
+}
+
+bool HalfMatrix::is_exact_in_half(const torch::Tensor& weight) {
+  return weight.dim() == 2 && weight.scalar_type() == torch::kFloat &&
+         torch::equal(weight.to(torch::kHalf).to(torch::kFloat), weight);
+}
+
+HalfMatrix::HalfMatrix(const torch::Tensor& weight)
+    : rows_(weight.size(0)), columns_(weight.size(1)), values_(weight.numel()) {
+  const torch::Tensor half = weight.detach().to(torch::kHalf).contiguous();
+  std::memcpy(values_.data(), half.data_ptr(), values_.size() * sizeof(uint16_t));
+}
+
+torch::Tensor HalfMatrix::multiply(const torch::Tensor& x, const torch::Tensor& bias) const {
+  return apply(x, bias, has_vector_kernel());
+}
+
+torch::Tensor HalfMatrix::multiply_portable(const torch::Tensor& x,
+                                            const torch::Tensor& bias) const {
+  return apply(x, bias, false);
+}
+
+torch::Tensor HalfMatrix::apply(const torch::Tensor& x, const torch::Tensor& bias,
+                                bool vector_kernel) const {
+  TORCH_CHECK(x.numel() == columns_ && bias.numel() == rows_, "HalfMatrix: size mismatch");
+  const torch::Tensor input = x.contiguous();
+  const torch::Tensor offset = bias.contiguous();
+  torch::Tensor y = torch::empty({rows_}, torch::kFloat);
+  const float* in = input.data_ptr<float>();
+  const float* b = offset.data_ptr<float>();
+  float* out = y.data_ptr<float>();
+  at::parallel_for(0, rows_, kRowsPerChunk, [&](int64_t begin, int64_t end) {
+#ifdef ATTNSCOPE_HALF_VECTOR_KERNEL
+    if (vector_kernel) return rows_avx2(values_.data(), in, b, out, begin, end, columns_);
+#endif
+    rows_portable(values_.data(), in, b, out, begin, end, columns_);
+  });
+  return y;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,41 @@
+#pragma once
+// A weight matrix kept in half precision for batch-1 decoding. The output layer (vocabulary ×
+// features, 8–32 MB in float32) is read once per decoded token, so decoding speed is bounded by
+// memory bandwidth; reading half the bytes and widening them in registers (F16C) is about 2–3x
+// faster than BLAS gemv on float32. Used only for weights that are exactly representable in
+// half precision (every model loaded from a file, which stores half precision), so the results
+// equal float32 arithmetic on the same weights up to summation order. The vector kernel needs
+// AVX2/FMA/F16C; a portable loop does the same elsewhere, but there it is no faster than BLAS on
+// float32, so the decoder uses a HalfMatrix only when has_vector_kernel().
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace attnscope {
+
+class HalfMatrix {
+ public:
+  /// True when `weight` (float32, 2-D) survives a round trip through half precision unchanged.
+  static bool is_exact_in_half(const torch::Tensor& weight);
+  /// True when this build and this CPU have the AVX2/F16C kernel.
+  static bool has_vector_kernel();
+
+  explicit HalfMatrix(const torch::Tensor& weight);
+  int64_t rows() const { return rows_; }
+  int64_t columns() const { return columns_; }
+  /// y = bias + W x for x [columns] and bias [rows], all float32 and contiguous; returns y [rows].
+  /// Uses the vector kernel when the CPU has it.
+  torch::Tensor multiply(const torch::Tensor& x, const torch::Tensor& bias) const;
+  /// The same with the portable loop, as on a CPU without AVX2/F16C.
+  torch::Tensor multiply_portable(const torch::Tensor& x, const torch::Tensor& bias) const;
+
+ private:
+  torch::Tensor apply(const torch::Tensor& x, const torch::Tensor& bias, bool vector_kernel) const;
+
+  int64_t rows_ = 0;
+  int64_t columns_ = 0;
+  std::vector<uint16_t> values_;  // row-major IEEE half
+};
+
+}  // namespace attnscope

@@ -1,0 +1,37 @@
+#pragma once
+// Data-parallel gradients for one training batch: the batch's sentences split among worker
+// threads, each running forward and backward on its share with one torch thread.
+//
+// Why: at batch sizes like 64 the recurrent steps are hundreds of small operations, and
+// spreading each of them over two threads costs more in synchronisation than it gains (on two
+// cores, one run with two threads trained ~1.5x slower than two runs with one thread each).
+// Workers that each own a core and a share of the sentences keep both cores busy instead.
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "model/seq2seq.h"
+#include "train/parallel_corpus.h"
+
+namespace attnscope {
+
+/// Sets every parameter's gradient to that of the batch's mean teacher-forced loss and returns
+/// that loss. With workers > 1 the sentences are split into that many shares by split_batch()
+/// (fewer for small batches), computed at once on as many threads, and their gradients summed
+/// in share order, so the result does not depend on thread timing. Worker w draws its dropout
+/// masks from a generator seeded with `seed` + w; with one worker everything runs on the
+/// calling thread and dropout draws from torch's global generator.
+double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smoothing, int workers,
+                         uint64_t seed);
+
+/// The batch's sentences in `shares` shares (fewer if it has fewer sentences) of about equal
+/// work: sorted by target length, each share a run of that order, cut where the slowest share
+/// is fastest. Each share is trimmed to its own longest source and target, so short sentences
+/// no longer run the decoder as long as the batch's longest.
+std::vector<Batch> split_batch(const Batch& batch, int64_t shares);
+
+/// The given rows of a batch, in that order, trimmed to their own longest source and target.
+Batch select_rows(const Batch& batch, const std::vector<int64_t>& rows);
+
+}  // namespace attnscope

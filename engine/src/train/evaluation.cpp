@@ -1,0 +1,56 @@
+#include "train/evaluation.h"
+
+#include "attnscope/bleu.h"
+#include "attnscope/text.h"
+#include "attnscope/translator.h"
+#include "decode/search.h"
+#include "train/training_loss.h"
+
+namespace attnscope {
+
+Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
+                    const std::vector<std::vector<std::string>>& references,
+                    const Vocabulary& target_vocabulary) {
+  torch::NoGradGuard no_grad;
+  model->eval();
+  double loss_sum = 0.0;
+  int64_t tokens = 0;
+  std::vector<std::vector<std::string>> hypotheses(pairs.size());
+  for (const auto& indices : length_buckets(pairs, 128)) {
+    const Batch batch = make_batch(pairs, indices);
+    loss_sum += teacher_forced_loss(model, batch, 0.0, /*sum=*/true).item<double>();
+    tokens += batch.target_tokens;
+    std::vector<std::vector<int64_t>> sources;
+    std::vector<int> limits;
+    for (size_t i : indices) {
+      sources.push_back(pairs[i].source);
+      limits.push_back(static_cast<int>(2 * pairs[i].source.size()) + 10);
+    }
+    const auto found = greedy_search(model, sources, limits);
+    for (size_t j = 0; j < indices.size(); ++j)
+      for (int64_t id : found[j].tokens)
+        if (id != Vocabulary::kEos) hypotheses[indices[j]].push_back(target_vocabulary.token(id));
+  }
+  Validation result;
+  result.loss = loss_sum / std::max<int64_t>(1, tokens);
+  result.bleu = corpus_bleu(hypotheses, references).bleu;
+  return result;
+}
+
+TestBleu test_bleu(const std::string& model_path, const std::vector<std::string>& sources,
+                   const std::vector<std::string>& references) {
+  const Translator translator(model_path);
+  std::vector<std::vector<std::string>> reference_tokens;
+  for (const auto& r : references) reference_tokens.push_back(tokenize(r));
+  auto bleu_of = [&](int beam) {
+    TranslationOptions options;
+    options.beam_size = beam;
+    std::vector<std::vector<std::string>> hypotheses;
+    for (const auto& t : translator.translate_batch(sources, options))
+      hypotheses.push_back(t.words());
+    return corpus_bleu(hypotheses, reference_tokens).bleu;
+  };
+  return {bleu_of(1), bleu_of(5)};
+}
+
+}  // namespace attnscope

@@ -1,0 +1,31 @@
+#pragma once
+// How the trainer measures a model: validation loss and greedy BLEU after each epoch, and the
+// test set's BLEU of the saved model at the end.
+#include <string>
+#include <vector>
+
+#include "model/seq2seq.h"
+#include "train/parallel_corpus.h"
+
+namespace attnscope {
+
+struct Validation {
+  double loss = 0.0;  // per target token, without label smoothing
+  double bleu = 0.0;  // greedy
+};
+
+/// Teacher-forced loss and greedy-search BLEU of `model` on `pairs` against `references`.
+Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
+                    const std::vector<std::vector<std::string>>& references,
+                    const Vocabulary& target_vocabulary);
+
+struct TestBleu {
+  double greedy = 0.0;
+  double beam5 = 0.0;
+};
+
+/// BLEU of the model file at `model_path` (as saved: half precision) on a test set.
+TestBleu test_bleu(const std::string& model_path, const std::vector<std::string>& sources,
+                   const std::vector<std::string>& references);
+
+}  // namespace attnscope

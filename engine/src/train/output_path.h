@@ -1,0 +1,11 @@
+#pragma once
+#include <string>
+
+namespace attnscope {
+
+/// Fails now, not after an hour of training, when the model could not be written: throws
+/// SettingError("output_path", ...) for an empty path, a folder, a missing or unwritable
+/// folder, or a model or state path that exists and is not a regular file.
+void check_output_path(const std::string& output_path);
+
+}  // namespace attnscope

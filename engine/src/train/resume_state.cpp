@@ -1,0 +1,121 @@
+#include "train/resume_state.h"
+
+#include <sstream>
+
+#include "io/checkpoint.h"
+
+namespace attnscope {
+namespace {
+
+// A corpus by its content: the same sentences give the same fingerprint wherever the files are.
+std::string fingerprint(const TokenizedPairs& pairs) {
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a, 64 bits
+  auto mix = [&hash](const std::string& text) {
+    for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+    hash = (hash ^ 0xffu) * 1099511628211ull;  // a separator no UTF-8 text contains
+  };
+  for (size_t i = 0; i < pairs.source.size(); ++i) {
+    for (const auto& token : pairs.source[i]) mix(token);
+    mix("\t");
+    for (const auto& token : pairs.target[i]) mix(token);
+    mix("\n");
+  }
+  std::ostringstream text;
+  text << pairs.source.size() << " pairs, fingerprint " << std::hex << hash;
+  return text.str();
+}
+
+// The settings in the order messages list them, with the words they use.
+const std::vector<std::pair<const char*, const char*>>& labels() {
+  static const std::vector<std::pair<const char*, const char*>> list = {
+      {"score", "score function"},
+      {"embedding", "embedding size"},
+      {"hidden", "hidden size"},
+      {"attention", "attention size"},
+      {"tied_readout", "tied readout"},
+      {"dropout", "dropout"},
+      {"max_source_length", "maximum source length"},
+      {"training_corpus", "training corpus"},
+      {"validation_corpus", "validation corpus"},
+      {"min_frequency", "minimum word frequency"},
+      {"batch_size", "batch size"},
+      {"learning_rate", "learning rate"},
+      {"label_smoothing", "label smoothing"},
+      {"gradient_clip", "gradient clip"},
+      {"seed", "seed"},
+  };
+  return list;
+}
+
+}  // namespace
+
+nlohmann::json ResumeState::to_json() const {
+  return {{"epochs_done", epochs_done}, {"best_epoch", best_epoch},
+          {"best_bleu", best_bleu},     {"best_loss", best_loss},
+          {"bad_epochs", bad_epochs},   {"learning_rate", learning_rate},
+          {"seconds", seconds},         {"stopped", stopped}};
+}
+
+ResumeState ResumeState::from_json(const nlohmann::json& j) {
+  ResumeState s;
+  s.epochs_done = j.at("epochs_done").get<int>();
+  s.best_epoch = j.at("best_epoch").get<int>();
+  s.best_bleu = j.at("best_bleu").get<double>();
+  s.best_loss = j.at("best_loss").get<double>();
+  s.bad_epochs = j.at("bad_epochs").get<int>();
+  s.learning_rate = j.at("learning_rate").get<double>();
+  s.seconds = j.at("seconds").get<double>();
+  s.stopped = j.at("stopped").get<bool>();
+  return s;
+}
+
+nlohmann::json model_settings(const ModelConfig& config) {
+  // The config as the model file stores it, less what the corpus decides.
+  nlohmann::json settings = config_to_json(config);
+  for (const char* key : {"source_vocab", "target_vocab", "source_language", "target_language"})
+    settings.erase(key);
+  return settings;
+}
+
+nlohmann::json training_settings(const TrainOptions& o, const TokenizedPairs& training,
+                                 const TokenizedPairs& validation) {
+  nlohmann::json settings = model_settings(o.model);
+  settings["training_corpus"] = fingerprint(training);
+  settings["validation_corpus"] = fingerprint(validation);
+  settings["min_frequency"] = o.min_frequency;
+  settings["batch_size"] = o.batch_size;
+  settings["learning_rate"] = o.learning_rate;
+  settings["label_smoothing"] = o.label_smoothing;
+  settings["gradient_clip"] = o.gradient_clip;
+  settings["seed"] = o.seed;
+  return settings;
+}
+
+std::vector<std::string> settings_differences(const nlohmann::json& stored,
+                                              const nlohmann::json& now) {
+  std::vector<std::string> differences;
+  for (const auto& [key, label] : labels()) {
+    if (!stored.contains(key) || !now.contains(key) || stored.at(key) == now.at(key)) continue;
+    differences.push_back(std::string(label) + ": " + stored.at(key).dump() + " in the state, " +
+                          now.at(key).dump() + " now");
+  }
+  return differences;
+}
+
+std::string optimizer_bytes(torch::optim::Optimizer& optimizer) {
+  std::ostringstream out;
+  torch::serialize::OutputArchive archive;
+  optimizer.save(archive);
+  archive.save_to(out);
+  return out.str();
+}
+
+void load_optimizer(torch::optim::Optimizer& optimizer, const torch::Tensor& bytes) {
+  std::istringstream in(
+      std::string(static_cast<const char*>(bytes.data_ptr()), static_cast<size_t>(bytes.numel())));
+  torch::serialize::InputArchive archive;
+  archive.load_from(in);
+  optimizer.load(archive);
+}
+
+}  // namespace attnscope

@@ -1,0 +1,319 @@
+#include "attnscope/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "attnscope/corpus.h"
+#include "attnscope/errors.h"
+#include "attnscope/score_functions.h"
+#include "model/model_file.h"
+#include "model/seq2seq.h"
+#include "train/allocator_tuning.h"
+#include "train/data_parallel.h"
+#include "train/evaluation.h"
+#include "train/fused_adam.h"
+#include "train/output_path.h"
+#include "train/parallel_corpus.h"
+#include "train/plateau_schedule.h"
+#include "train/resume_state.h"
+#include "train/seeding.h"
+
+namespace attnscope {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int64_t kMaxTrainDimension = 4096;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A loss for a message: NaN as "nan" whatever its sign bit (the fused loss can give -nan).
+std::string loss_text(double loss) {
+  if (std::isnan(loss)) return "nan";
+  std::ostringstream text;
+  text << loss;
+  return text.str();
+}
+
+void notify(const TrainObserver& observer, const std::string& text) {
+  if (observer.message) observer.message(text);
+}
+
+void set_learning_rate(torch::optim::Adam& optimizer, double rate) {
+  for (auto& group : optimizer.param_groups())
+    static_cast<torch::optim::AdamOptions&>(group.options()).lr(rate);
+}
+
+// Settings are named as TrainOptions names them; front ends map them onto their own controls.
+void validate_options(const TrainOptions& o) {
+  if (!is_score_function(o.model.score))
+    ATTNSCOPE_THROW_SETTING("model.score", "unknown score function '", o.model.score, "' (",
+                            score_function_list(), ")");
+  if (o.epochs < 1) ATTNSCOPE_THROW_SETTING("epochs", "the number of epochs must be at least 1");
+  if (o.batch_size < 1) ATTNSCOPE_THROW_SETTING("batch_size", "the batch size must be at least 1");
+  // The upper bound keeps a typo (a hidden size of 100000) from allocating tens of gigabytes.
+  if (o.model.embedding < 1 || o.model.embedding > kMaxTrainDimension)
+    ATTNSCOPE_THROW_SETTING("model.embedding", "the embedding size must be between 1 and ",
+                            kMaxTrainDimension, ", not ", o.model.embedding);
+  if (o.model.hidden < 1 || o.model.hidden > kMaxTrainDimension)
+    ATTNSCOPE_THROW_SETTING("model.hidden", "the hidden size must be between 1 and ",
+                            kMaxTrainDimension, ", not ", o.model.hidden);
+  if (!(o.model.dropout >= 0.0 && o.model.dropout < 1.0))
+    ATTNSCOPE_THROW_SETTING("model.dropout", "the dropout must be at least 0 and below 1, not ",
+                            o.model.dropout);
+  if (!(o.learning_rate > 0.0 && std::isfinite(o.learning_rate)))
+    ATTNSCOPE_THROW_SETTING("learning_rate", "the learning rate must be a positive number, not ",
+                            o.learning_rate);
+  if (o.test_source_path.empty() != o.test_target_path.empty())
+    ATTNSCOPE_THROW_SETTING(o.test_source_path.empty() ? "test_source_path" : "test_target_path",
+                            "a test set needs both its source and its target file");
+}
+
+class Trainer {
+ public:
+  Trainer(const TrainOptions& options, const TrainObserver& observer)
+      : options_(options), observer_(observer) {}
+
+  TrainingRecord run() {
+    validate_options(options_);
+    check_output_path(options_.output_path);
+    const int64_t max_words = options_.model.max_source_length - 1;
+    const TokenizedPairs train_text =
+        read_parallel(options_.source_path, options_.target_path, max_words);
+    const TokenizedPairs valid_text =
+        read_parallel(options_.validation_source_path, options_.validation_target_path, max_words);
+    // The test set is only used after the last epoch: a bad one must fail before the first.
+    if (!options_.test_source_path.empty()) {
+      test_sources_ = read_utf8_lines(options_.test_source_path);
+      test_references_ = read_utf8_lines(options_.test_target_path);
+      if (test_sources_.size() != test_references_.size())
+        ATTNSCOPE_THROW_INVALID_ARGUMENT(
+            "'", options_.test_source_path, "' has ", test_sources_.size(), " lines but '",
+            options_.test_target_path, "' has ", test_references_.size());
+    }
+    if (train_text.skipped > 0)
+      notify(observer_, error_message("skipped ", train_text.skipped,
+                                      " training pairs with an empty side or over ", max_words,
+                                      " source words"));
+    settings_ = training_settings(options_, train_text, valid_text);
+    const std::string state_path = options_.output_path + ".state";
+    torch::manual_seed(options_.seed);
+    if (options_.resume && std::filesystem::exists(state_path)) {
+      restore(state_path);
+    } else {
+      if (options_.resume)
+        notify(observer_, "no training state '" + state_path + "' yet: starting afresh");
+      start(train_text);
+    }
+    train_pairs_ = to_ids(train_text, source_vocabulary_, target_vocabulary_);
+    valid_pairs_ = to_ids(valid_text, source_vocabulary_, target_vocabulary_);
+    valid_references_ = valid_text.target;
+    record_.corpus =
+        error_message(std::filesystem::path(options_.source_path).filename().string(), " + ",
+                      std::filesystem::path(options_.target_path).filename().string(), " (",
+                      train_pairs_.size(), " pairs)");
+    record_.command = options_.command;
+    record_.seed = options_.seed;
+    train_epochs(state_path);
+    if (!options_.test_source_path.empty()) measure_test();
+    return record_;
+  }
+
+ private:
+  void start(const TokenizedPairs& train_text) {
+    source_vocabulary_ = Vocabulary::build(train_text.source, options_.min_frequency);
+    target_vocabulary_ = Vocabulary::build(train_text.target, options_.min_frequency);
+    config_ = options_.model;
+    config_.source_vocab = source_vocabulary_.size();
+    config_.target_vocab = target_vocabulary_.size();
+    model_ = Seq2Seq(config_);
+    optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
+                                             torch::optim::AdamOptions(options_.learning_rate));
+    state_.learning_rate = options_.learning_rate;
+  }
+
+  void restore(const std::string& state_path) {
+    Checkpoint checkpoint = load_model_file(state_path);
+    const nlohmann::json& extra = checkpoint.extra;
+    if (!extra.contains("resume"))
+      ATTNSCOPE_THROW_RUNTIME_ERROR("'", state_path, "' is not a training state file");
+    // A state written before the settings were recorded still has its model's shape.
+    const nlohmann::json stored =
+        extra.contains("settings") ? extra.at("settings") : model_settings(checkpoint.config);
+    const std::vector<std::string> differences = settings_differences(stored, settings_);
+    if (!differences.empty()) {
+      std::string list;
+      for (const auto& d : differences) list += (list.empty() ? "" : "; ") + d;
+      ATTNSCOPE_THROW_SETTING("resume", "cannot resume '", state_path,
+                              "': it was started with other settings (", list,
+                              "); use the same settings, or start afresh without resuming");
+    }
+    config_ = checkpoint.config;
+    source_vocabulary_ = checkpoint.source_vocabulary;
+    target_vocabulary_ = checkpoint.target_vocabulary;
+    model_ = Seq2Seq(config_);
+    load_parameters(*model_, checkpoint, state_path);
+    optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
+                                             torch::optim::AdamOptions(options_.learning_rate));
+    for (const auto& [name, tensor] : checkpoint.tensors)
+      if (name == "optimizer") load_optimizer(*optimizer_, tensor);
+    try {
+      state_ = ResumeState::from_json(extra.at("resume"));
+    } catch (const nlohmann::json::exception&) {
+      ATTNSCOPE_THROW_RUNTIME_ERROR("'", state_path, "' is not a training state file");
+    }
+    set_learning_rate(*optimizer_, state_.learning_rate);
+    record_ = checkpoint.training;
+    notify(observer_,
+           error_message("resuming '", state_path, "' after epoch ", state_.epochs_done));
+  }
+
+  void train_epochs(const std::string& state_path) {
+    const auto batches = length_buckets(train_pairs_, options_.batch_size);
+    for (int epoch = state_.epochs_done + 1; epoch <= options_.epochs && !state_.stopped; ++epoch) {
+      const auto start = Clock::now();
+      const double train_loss = train_epoch(epoch, batches);
+      const Validation validation =
+          validate(model_, valid_pairs_, valid_references_, target_vocabulary_);
+      // A diverged model can still score some BLEU; it must not replace the best one.
+      if (!std::isfinite(validation.loss))
+        ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the validation loss is ",
+                                      loss_text(validation.loss), " after epoch ", epoch, "; ",
+                                      kept_model());
+      EpochSummary summary{
+          epoch,           train_loss, validation.loss,      std::exp(validation.loss),
+          validation.bleu, 0.0,        state_.learning_rate, false};
+      summary.best = apply_plateau_schedule(state_, epoch, validation.bleu, validation.loss,
+                                            options_.patience);
+      set_learning_rate(*optimizer_, state_.learning_rate);
+      summary.seconds = seconds_since(start);
+      state_.seconds += summary.seconds;
+      update_record();
+      if (summary.best) save_model(options_.output_path);
+      save_state(state_path);
+      if (observer_.epoch_done) observer_.epoch_done(summary);
+    }
+    if (state_.best_epoch == 0) ATTNSCOPE_THROW_RUNTIME_ERROR("training ended without a model");
+  }
+
+  double train_epoch(int epoch, const std::vector<std::vector<size_t>>& buckets) {
+    std::mt19937_64 rng(epoch_shuffle_seed(options_.seed, epoch));
+    std::vector<size_t> order(buckets.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    torch::manual_seed(epoch_torch_seed(options_.seed, epoch));
+    const int batches = options_.max_batches > 0
+                            ? std::min<int>(options_.max_batches, static_cast<int>(order.size()))
+                            : static_cast<int>(order.size());
+    model_->train();
+    const auto start = Clock::now();
+    double loss_sum = 0.0;
+    int64_t tokens = 0, sentences = 0;
+    for (int i = 0; i < batches; ++i) {
+      const Batch batch = make_batch(train_pairs_, buckets[order[static_cast<size_t>(i)]]);
+      const double loss = train_batch(batch, epoch, i + 1);
+      loss_sum += loss * static_cast<double>(batch.target_tokens);
+      tokens += batch.target_tokens;
+      sentences += batch.source.size(0);
+      if (observer_.progress) {
+        const double elapsed = seconds_since(start);
+        observer_.progress({epoch, options_.epochs, i + 1, batches, loss_sum / tokens,
+                            sentences / elapsed, elapsed / (i + 1) * (batches - i - 1)});
+      }
+    }
+    return loss_sum / std::max<int64_t>(1, tokens);
+  }
+
+  double train_batch(const Batch& batch, int epoch, int index) {
+    // One worker per torch thread (see data_parallel.h).
+    const double value =
+        compute_gradients(model_, batch, options_.label_smoothing, torch::get_num_threads(),
+                          batch_worker_seed(options_.seed, epoch, index));
+    if (!std::isfinite(value))
+      ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the loss is ", loss_text(value),
+                                    " at epoch ", epoch, ", batch ", index, "; ", kept_model());
+    optimizer_->clip_and_step(options_.gradient_clip);
+    return value;
+  }
+
+  // What a divergence leaves behind, for its message.
+  std::string kept_model() const {
+    if (state_.best_epoch == 0) return "no model was saved (try a smaller learning rate)";
+    return error_message("'", options_.output_path, "' keeps the best model, from epoch ",
+                         state_.best_epoch, " (try a smaller learning rate)");
+  }
+
+  void update_record() {
+    record_.epochs = state_.epochs_done;
+    record_.best_epoch = state_.best_epoch;
+    record_.seconds = state_.seconds;
+    record_.validation_bleu = state_.best_bleu;
+    record_.validation_loss = state_.best_loss;
+  }
+
+  Checkpoint checkpoint() const {
+    Checkpoint c;
+    c.config = config_;
+    c.source_vocabulary = source_vocabulary_;
+    c.target_vocabulary = target_vocabulary_;
+    c.training = record_;
+    c.tensors = parameter_tensors(*model_);
+    return c;
+  }
+
+  // The model file keeps half precision: the shipped models must fit the size budget together.
+  void save_model(const std::string& path) const {
+    save_checkpoint(path, checkpoint(), StoredPrecision::kFloat16);
+  }
+
+  void save_state(const std::string& path) {
+    Checkpoint c = checkpoint();
+    c.extra["resume"] = state_.to_json();
+    c.extra["settings"] = settings_;
+    const std::string bytes = optimizer_bytes(*optimizer_);
+    torch::Tensor blob = torch::empty({static_cast<int64_t>(bytes.size())}, torch::kByte);
+    std::memcpy(blob.data_ptr(), bytes.data(), bytes.size());
+    c.tensors.emplace_back("optimizer", blob);
+    save_checkpoint(path, c, StoredPrecision::kFloat32);
+  }
+
+  // Test BLEU of the saved (half-precision) model, stored in its file.
+  void measure_test() {
+    const TestBleu bleu = test_bleu(options_.output_path, test_sources_, test_references_);
+    record_.test_bleu = bleu.greedy;
+    record_.test_bleu_beam5 = bleu.beam5;
+    record_.test_corpus = std::filesystem::path(options_.test_source_path).filename().string();
+    Checkpoint best = load_checkpoint(options_.output_path);
+    best.training = record_;
+    save_checkpoint(options_.output_path, best, StoredPrecision::kFloat16);
+  }
+
+  const TrainOptions& options_;
+  const TrainObserver& observer_;
+  nlohmann::json settings_;  // this run's settings, recorded in its state file
+  ModelConfig config_;
+  Vocabulary source_vocabulary_, target_vocabulary_;
+  Seq2Seq model_{nullptr};
+  std::unique_ptr<FusedAdam> optimizer_;
+  ResumeState state_;
+  TrainingRecord record_;
+  std::vector<IdPair> train_pairs_, valid_pairs_;
+  std::vector<std::vector<std::string>> valid_references_;
+  std::vector<std::string> test_sources_, test_references_;
+};
+
+}  // namespace
+
+TrainingRecord train(const TrainOptions& options, const TrainObserver& observer) {
+  keep_freed_memory_for_reuse();
+  return Trainer(options, observer).run();
+}
+
+}  // namespace attnscope
