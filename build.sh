@@ -61,7 +61,7 @@ case "$mode" in
   headless)
     cmake -S . -B build-headless -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNSCOPE_BUILD_UI=OFF >/dev/null
     cmake --build build-headless --target attnscope-cli cli_tests
-    ctest --test-dir build-headless --output-on-failure -j1 -R '^Cli\.'
+    ctest --test-dir build-headless --output-on-failure -j1 -R '^Cli'
     ;;
   test)
     ctest --test-dir build --output-on-failure -j1

@@ -13,10 +13,12 @@
 namespace attnscope::cli {
 namespace {
 
-// Python's round(x, digits), so both implementations print figures alike.
+// Like Python's round(x, digits), ties to even (nearbyint in the default rounding mode), so
+// both implementations print figures alike; Python rounds the exact decimal value, which can
+// differ in the last digit for values that are not exact in binary.
 double rounded(double value, int digits) {
   const double scale = std::pow(10.0, digits);
-  return std::round(value * scale) / scale;
+  return std::nearbyint(value * scale) / scale;
 }
 
 // The reference script's keys, in its order, then the engine's extra figures.

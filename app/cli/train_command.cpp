@@ -13,7 +13,6 @@ namespace {
 struct TrainCommand {
   TrainOptions options;
   int threads = 0;
-  std::string score = "additive";
 };
 
 std::string clock_time(double seconds) {

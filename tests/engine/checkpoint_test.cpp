@@ -78,7 +78,8 @@ TEST(Checkpoint, SavedModelTranslatesLikeTheOriginal) {
   EXPECT_EQ(a.info().parameters, b.info().parameters);
 }
 
-TEST(Checkpoint, SaveIsAtomic) {
+// Checked before anything is written (a save that fails part-way is HostileOutput's case).
+TEST(Checkpoint, UnsupportedTensorTypeIsRefusedBeforeWriting) {
   const std::string path = testing::random_model_file("dot");
   const std::string before = read_bytes(path);
   Checkpoint checkpoint = load_checkpoint(path);
@@ -90,7 +91,7 @@ TEST(Checkpoint, SaveIsAtomic) {
     EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
 }
 
-TEST(Checkpoint, UnwritableFolderIsAnErrorAndLeavesNothing) {
+TEST(Checkpoint, MissingFolderIsAnError) {
   Checkpoint checkpoint = load_checkpoint(testing::random_model_file("dot"));
   EXPECT_THROW(
       save_checkpoint("/nonexistent-folder/x.attnmodel", checkpoint, StoredPrecision::kFloat16),

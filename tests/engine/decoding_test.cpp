@@ -126,12 +126,21 @@ TEST_P(Decoding, SessionForceRewindAndFinish) {
   EXPECT_LT(forced.probability, first.probability);
   const Step after = session->step();  // continues from the forced token
   EXPECT_EQ(session->steps().size(), 2u);
+  EXPECT_FALSE(after.forced);
+  // The step after "t" is what forced decoding of "t" followed by that token gives.
+  const Translation path =
+      translator().force_decode("a b c", after.token == "</s>" ? "t" : "t " + after.token);
+  ASSERT_GE(path.tokens.size(), 2u);
+  EXPECT_EQ(path.tokens[1], after.token);
+  EXPECT_NEAR(path.probabilities[1], after.probability, 1e-5);
+  ASSERT_EQ(path.attention[1].size(), after.attention.size());
+  for (size_t s = 0; s < after.attention.size(); ++s)
+    EXPECT_NEAR(path.attention[1][s], after.attention[s], 1e-5);
   session->rewind(10);
   EXPECT_TRUE(session->steps().empty());
   while (!session->finished()) session->step();
   EXPECT_EQ(session->steps().back().token, "</s>");
   EXPECT_THROW(session->step(), std::logic_error);
-  (void)after;
 }
 
 TEST_P(Decoding, EmptyAndUnknownInput) {

@@ -39,6 +39,30 @@ TEST(FusedAdam, MatchesTorchAdamWithClipping) {
   }
 }
 
+std::string saved_state(torch::optim::Optimizer& optimizer) {
+  torch::serialize::OutputArchive archive;
+  optimizer.save(archive);
+  std::ostringstream bytes;
+  archive.save_to(bytes);
+  return bytes.str();
+}
+
+void load_state(torch::optim::Optimizer& optimizer, const std::string& bytes) {
+  std::istringstream stream(bytes);
+  torch::serialize::InputArchive archive;
+  archive.load_from(stream);
+  optimizer.load(archive);
+}
+
+std::vector<torch::Tensor> copies(const std::vector<torch::Tensor>& params) {
+  std::vector<torch::Tensor> result;
+  for (const auto& p : params) result.push_back(p.detach().clone().requires_grad_());
+  return result;
+}
+
+// A fresh optimizer of either kind, given the other kind's saved state, takes the same next step
+// as the optimizer that kept running (a load that ignored the state would start from zero
+// moments and step 1, and move the parameters differently).
 TEST(FusedAdam, StateSavedByEitherOptimizerLoadsIntoTheOther) {
   auto first = parameters(2), second = parameters(2);
   FusedAdam fused(first, torch::optim::AdamOptions(1e-2));
@@ -49,25 +73,21 @@ TEST(FusedAdam, StateSavedByEitherOptimizerLoadsIntoTheOther) {
     fused.step();
     reference.step();
   }
-  // Swap states: each continues from the other's moments and step count.
-  torch::serialize::OutputArchive fused_out, reference_out;
-  fused.save(fused_out);
-  reference.save(reference_out);
-  std::ostringstream fused_bytes, reference_bytes;
-  fused_out.save_to(fused_bytes);
-  reference_out.save_to(reference_bytes);
-  torch::serialize::InputArchive fused_in, reference_in;
-  std::istringstream fused_stream(fused_bytes.str()), reference_stream(reference_bytes.str());
-  fused_in.load_from(reference_stream);
-  reference_in.load_from(fused_stream);
-  fused.load(fused_in);
-  reference.load(reference_in);
-  set_gradients(first, 3);
-  set_gradients(second, 3);
+  auto fused_from_reference = copies(first), reference_from_fused = copies(second);
+  FusedAdam fresh_fused(fused_from_reference, torch::optim::AdamOptions(1e-2));
+  torch::optim::Adam fresh_reference(reference_from_fused, torch::optim::AdamOptions(1e-2));
+  load_state(fresh_fused, saved_state(reference));
+  load_state(fresh_reference, saved_state(fused));
+  for (auto* params : {&first, &second, &fused_from_reference, &reference_from_fused})
+    set_gradients(*params, 3);
   fused.step();
   reference.step();
-  for (size_t i = 0; i < first.size(); ++i)
-    EXPECT_TRUE(torch::allclose(first[i], second[i], 1e-5, 1e-6)) << i;
+  fresh_fused.step();
+  fresh_reference.step();
+  for (size_t i = 0; i < first.size(); ++i) {
+    EXPECT_TRUE(torch::allclose(fused_from_reference[i], second[i], 1e-5, 1e-6)) << i;
+    EXPECT_TRUE(torch::allclose(reference_from_fused[i], first[i], 1e-5, 1e-6)) << i;
+  }
 }
 
 TEST(FusedAdam, SkipsParametersWithoutGradient) {

@@ -131,7 +131,11 @@ TEST_F(Sentences, EveryHostileSentenceTranslatesToAWellFormedResult) {
     options.beam_size = 3;
     ASSERT_NO_THROW(beam = translator_->translate(c.text, options));
     expect_well_formed(beam, max_length);
-    ASSERT_NO_THROW(translator_->force_decode(c.text, c.text));
+    Translation forced;
+    ASSERT_NO_THROW(forced = translator_->force_decode(c.text, c.text));
+    expect_well_formed(forced, max_length);
+    ASSERT_FALSE(forced.tokens.empty());
+    EXPECT_EQ(forced.tokens.back(), "</s>");
     auto session = translator_->start(c.text, 3);
     while (!session->finished()) session->step();
     expect_well_formed(session->translation(), max_length);

@@ -73,15 +73,30 @@ TEST(SharedStepInput, SameLossAndGradientsAsTorchOperations) { expect_same_loss_
 
 TEST(SharedStepInput, AStepOutsideTheLossAddsNothing) { expect_same_loss_and_gradients(2); }
 
-TEST(SharedStepInput, PaddingGetsZeroWeightAndNoGradient) {
+// A padded position must not reach the result even when its value is garbage: its weight is
+// zero, and the weighted sum skips it rather than multiplying NaN by zero.
+TEST(SharedStepInput, PaddingNeverReachesTheWeightedSum) {
+  const Leaves l = make_leaves();
+  const torch::Tensor padding = l.mask.logical_not();
+  const torch::Tensor clean = l.source.detach().masked_fill(padding.unsqueeze(2), 0.0);
+  const torch::Tensor garbage =
+      clean.masked_fill(padding.unsqueeze(2), std::numeric_limits<float>::quiet_NaN());
+  const torch::Tensor a = masked_softmax(torch::randn({B, S}), l.mask);
+  const torch::Tensor read = SharedStepInput(garbage).weighted_sum(a);
+  EXPECT_TRUE(torch::isfinite(read).all().item<bool>());
+  EXPECT_TRUE(torch::allclose(read, SharedStepInput(clean).weighted_sum(a), 1e-6, 1e-6));
+}
+
+// Padded positions get no gradient through the kernels' own backward passes.
+TEST(SharedStepInput, PaddingGetsNoGradient) {
   const Leaves l = make_leaves();
   const torch::Tensor value = l.source.detach().clone().requires_grad_();
   SharedStepInput input(value);
   const torch::Tensor query = torch::randn({B, F});
   const torch::Tensor a = masked_softmax(input.additive_scores(query, l.vector), l.mask);
   input.weighted_sum(a).sum().backward();
-  EXPECT_EQ(a[2][3].item<float>(), 0.0f);
   EXPECT_EQ(value.grad()[2][4].abs().sum().item<float>(), 0.0f);
+  EXPECT_EQ(value.grad()[1][4].abs().sum().item<float>(), 0.0f);
   EXPECT_GT(value.grad()[2][2].abs().sum().item<float>(), 0.0f);
 }
 

@@ -161,12 +161,10 @@ DecoderImpl::TeacherForcedSteps DecoderImpl::run_teacher_forced(const DecoderCon
 }
 
 torch::Tensor DecoderImpl::forward(const DecoderContext& context, torch::Tensor state,
-                                   const torch::Tensor& inputs, torch::Tensor* attention,
-                                   const torch::Tensor& keep) {
+                                   const torch::Tensor& inputs, torch::Tensor* attention) {
   const TeacherForcedSteps run = run_teacher_forced(context, std::move(state), inputs);
   if (attention != nullptr) *attention = run.attention;
-  if (!keep.defined()) return output(run.states, run.contexts, run.embedded);
-  return output(run.states.index({keep}), run.contexts.index({keep}), run.embedded.index({keep}));
+  return output(run.states, run.contexts, run.embedded);
 }
 
 torch::Tensor DecoderImpl::loss(const DecoderContext& context, torch::Tensor state,

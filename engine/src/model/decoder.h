@@ -45,10 +45,8 @@ class DecoderImpl : public torch::nn::Module {
                    const torch::Tensor& previous_tokens);
   /// Teacher forcing over inputs [B,T]: logits [B,T,V]; attention [B,T,S] when asked for. The
   /// output layer runs once over all steps, which is where training spends most of its time.
-  /// With `keep` [B,T] (bool), only the kept positions get logits: [N,V], in row-major order.
   torch::Tensor forward(const DecoderContext& context, torch::Tensor state,
-                        const torch::Tensor& inputs, torch::Tensor* attention = nullptr,
-                        const torch::Tensor& keep = {});
+                        const torch::Tensor& inputs, torch::Tensor* attention = nullptr);
   /// Teacher forcing's summed cross-entropy of predicting `expected` [B,T] (kPad where there is
   /// nothing to predict) from inputs [B,T], with label smoothing: the same value as
   /// cross_entropy over forward()'s logits at the real positions, without keeping those logits.

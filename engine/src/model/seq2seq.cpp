@@ -18,10 +18,9 @@ EncodedBatch Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tenso
 }
 
 torch::Tensor Seq2SeqImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths,
-                                   const torch::Tensor& target_inputs, torch::Tensor* attention,
-                                   const torch::Tensor& keep) {
+                                   const torch::Tensor& target_inputs, torch::Tensor* attention) {
   EncodedBatch encoded = encode(source, lengths);
-  return decoder_->forward(encoded.context, encoded.initial_state, target_inputs, attention, keep);
+  return decoder_->forward(encoded.context, encoded.initial_state, target_inputs, attention);
 }
 
 torch::Tensor Seq2SeqImpl::loss(const torch::Tensor& source, const torch::Tensor& lengths,

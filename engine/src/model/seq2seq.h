@@ -16,7 +16,6 @@ struct EncodedBatch {
 class Seq2SeqImpl : public torch::nn::Module {
  public:
   explicit Seq2SeqImpl(const ModelConfig& config);
-  const ModelConfig& config() const { return config_; }
 
   /// source [B,S] padded with kPad, lengths [B] int64.
   EncodedBatch encode(const torch::Tensor& source, const torch::Tensor& lengths);
@@ -24,11 +23,9 @@ class Seq2SeqImpl : public torch::nn::Module {
                    const torch::Tensor& previous_tokens) {
     return decoder_->step(context, state, previous_tokens);
   }
-  /// Teacher forcing: target_inputs [B,T] (starting with <s>) -> logits [B,T,V], or [N,V] for
-  /// the N positions where `keep` [B,T] is true.
+  /// Teacher forcing: target_inputs [B,T] (starting with <s>) -> logits [B,T,V].
   torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& lengths,
-                        const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr,
-                        const torch::Tensor& keep = {});
+                        const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr);
 
   /// Teacher forcing's summed cross-entropy: see DecoderImpl::loss().
   torch::Tensor loss(const torch::Tensor& source, const torch::Tensor& lengths,

@@ -22,8 +22,6 @@ class HalfMatrix {
   static bool has_vector_kernel();
 
   explicit HalfMatrix(const torch::Tensor& weight);
-  int64_t rows() const { return rows_; }
-  int64_t columns() const { return columns_; }
   /// y = bias + W x for x [columns] and bias [rows], all float32 and contiguous; returns y [rows].
   /// Uses the vector kernel when the CPU has it.
   torch::Tensor multiply(const torch::Tensor& x, const torch::Tensor& bias) const;

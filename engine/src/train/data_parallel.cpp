@@ -34,8 +34,7 @@ Gradients share_gradients(Seq2Seq& model, const Batch& share, double label_smoot
   return gradients;
 }
 
-}  // namespace
-
+// The given rows of a batch, in that order, trimmed to their own longest source and target.
 Batch select_rows(const Batch& batch, const std::vector<int64_t>& rows) {
   const torch::Tensor index = torch::tensor(rows, torch::kLong);
   const torch::Tensor lengths = batch.lengths.index_select(0, index);
@@ -49,6 +48,8 @@ Batch select_rows(const Batch& batch, const std::vector<int64_t>& rows) {
   share.target_tokens = real.narrow(1, 1, target_length - 1).sum().item<int64_t>();
   return share;
 }
+
+}  // namespace
 
 std::vector<Batch> split_batch(const Batch& batch, int64_t shares) {
   const int64_t n = batch.source.size(0);

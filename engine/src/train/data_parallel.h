@@ -31,7 +31,4 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
 /// no longer run the decoder as long as the batch's longest.
 std::vector<Batch> split_batch(const Batch& batch, int64_t shares);
 
-/// The given rows of a batch, in that order, trimmed to their own longest source and target.
-Batch select_rows(const Batch& batch, const std::vector<int64_t>& rows);
-
 }  // namespace attnscope

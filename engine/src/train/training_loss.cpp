@@ -3,16 +3,6 @@
 #include "attnscope/vocabulary.h"
 
 namespace attnscope {
-namespace {
-
-torch::nn::functional::CrossEntropyFuncOptions loss_options(double label_smoothing, bool sum) {
-  return torch::nn::functional::CrossEntropyFuncOptions()
-      .label_smoothing(label_smoothing)
-      .reduction(sum ? torch::nn::functional::CrossEntropyFuncOptions::reduction_t(torch::kSum)
-                     : torch::nn::functional::CrossEntropyFuncOptions::reduction_t(torch::kMean));
-}
-
-}  // namespace
 
 torch::Tensor teacher_forced_loss(Seq2Seq& model, const Batch& batch, double label_smoothing,
                                   bool sum) {
@@ -34,9 +24,11 @@ torch::Tensor stepwise_loss(Seq2Seq& model, const Batch& batch, double label_smo
     state = step.state;
   }
   const torch::Tensor all = torch::stack(logits, 1);
-  return torch::nn::functional::cross_entropy(
-      all.reshape({-1, all.size(-1)}), batch.target.narrow(1, 1, steps).reshape(-1),
-      loss_options(label_smoothing, false).ignore_index(Vocabulary::kPad));
+  return torch::nn::functional::cross_entropy(all.reshape({-1, all.size(-1)}),
+                                              batch.target.narrow(1, 1, steps).reshape(-1),
+                                              torch::nn::functional::CrossEntropyFuncOptions()
+                                                  .label_smoothing(label_smoothing)
+                                                  .ignore_index(Vocabulary::kPad));
 }
 
 }  // namespace attnscope
