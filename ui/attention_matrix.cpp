@@ -8,7 +8,8 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
                                                  const QString& title) {
   AttentionMatrix m;
   m.title = title;
-  for (const auto& token : translation.source.tokens) m.sourceTokens << QString::fromStdString(token);
+  for (const auto& token : translation.source.tokens)
+    m.sourceTokens << QString::fromStdString(token);
   for (bool unknown : translation.source.unknown) m.unknownSource << unknown;
   for (const auto& token : translation.tokens) m.targetTokens << QString::fromStdString(token);
   for (const auto& row : translation.attention)

@@ -12,7 +12,7 @@ struct AttentionMatrix {
   QString title;  // e.g. the score function
   QStringList sourceTokens;
   QStringList targetTokens;
-  QVector<bool> unknownSource;     // per source token
+  QVector<bool> unknownSource;       // per source token
   QVector<QVector<double>> weights;  // [target][source]
 
   int rows() const { return static_cast<int>(weights.size()); }

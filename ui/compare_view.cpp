@@ -122,8 +122,8 @@ void CompareView::setResult(const CompareResult& result) {
 void CompareView::updateDifference() {
   const bool wanted = showDifference_->isChecked() && mode_->currentIndex() != 0;
   const int a = differenceA_->currentIndex(), b = differenceB_->currentIndex();
-  const bool available = wanted && a >= 0 && b >= 0 && a < result_.matrices.size() &&
-                         b < result_.matrices.size();
+  const bool available =
+      wanted && a >= 0 && b >= 0 && a < result_.matrices.size() && b < result_.matrices.size();
   difference_->setVisible(available);
   if (!available) return;
   try {

@@ -78,7 +78,8 @@ void EngineWorker::translate(quint64 generation, const QString& key, const QStri
     TranslationOptions options;
     options.beam_size = beam;
     const auto nbest = translator(key).translate_nbest(sentence.toStdString(), options);
-    if (!obsolete(generation)) Q_EMIT beamReady(generation, QList<Translation>(nbest.begin(), nbest.end()));
+    if (!obsolete(generation))
+      Q_EMIT beamReady(generation, QList<Translation>(nbest.begin(), nbest.end()));
   });
 }
 

@@ -52,26 +52,31 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(worker_, &EngineWorker::sessionChanged, this, &MainWindow::showSnapshot);
   connect(worker_, &EngineWorker::beamReady, this, &MainWindow::showBeam);
   connect(worker_, &EngineWorker::errorOccurred, this, &MainWindow::showError);
-  connect(worker_, &EngineWorker::modelLoaded, this, [this](const QString& key, const ModelInfo& info) {
-    infos_.insert(key, info);
-    if (key == currentKey()) showModelInfo();
-  });
-  connect(worker_, &EngineWorker::compareProgress, this, [this](quint64 generation, int done, int total) {
-    if (generation == compareGeneration_)
-      compare_->setStatus(tr("Decoding with %1 of %2 models…").arg(done).arg(total));
-  });
-  connect(worker_, &EngineWorker::compareReady, this, [this](quint64 generation, const CompareResult& result) {
-    if (generation != compareGeneration_) return;
-    compare_->setResult(result);
-    Q_EMIT compareUpdated();
-  });
+  connect(worker_, &EngineWorker::modelLoaded, this,
+          [this](const QString& key, const ModelInfo& info) {
+            infos_.insert(key, info);
+            if (key == currentKey()) showModelInfo();
+          });
+  connect(worker_, &EngineWorker::compareProgress, this,
+          [this](quint64 generation, int done, int total) {
+            if (generation == compareGeneration_)
+              compare_->setStatus(tr("Decoding with %1 of %2 models…").arg(done).arg(total));
+          });
+  connect(worker_, &EngineWorker::compareReady, this,
+          [this](quint64 generation, const CompareResult& result) {
+            if (generation != compareGeneration_) return;
+            compare_->setResult(result);
+            Q_EMIT compareUpdated();
+          });
   createWidgets();
   createActions();
   loadModels();
   restoreSettings();
   connect(&playTimer_, &QTimer::timeout, this, [this] {
-    if (session_ && session_->finished) togglePlay();
-    else stepForward();
+    if (session_ && session_->finished)
+      togglePlay();
+    else
+      stepForward();
   });
   source_->setFocus();
 }
@@ -174,7 +179,8 @@ void MainWindow::createWidgets() {
     heatmap_->setShowValues(on);
     compare_->setShowValues(on);
   });
-  connect(speed_, &QSlider::valueChanged, this, [this](int perSecond) { playTimer_.setInterval(1000 / perSecond); });
+  connect(speed_, &QSlider::valueChanged, this,
+          [this](int perSecond) { playTimer_.setInterval(1000 / perSecond); });
   playTimer_.setInterval(1000 / speed_->value());
   connect(heatmap_, &HeatmapPlot::rowClicked, this, [this](int row) {
     selectedRow_ = row;
@@ -191,8 +197,8 @@ void MainWindow::createWidgets() {
 void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open model…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
-                                                      tr("attnscope models (*.attnmodel);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open model"), QString(), tr("attnscope models (*.attnmodel);;All files (*)"));
     if (!path.isEmpty()) openModelFile(path);
   });
   open->setShortcut(QKeySequence::Open);
@@ -205,7 +211,8 @@ void MainWindow::createActions() {
   examplesMenu_ = menuBar()->addMenu(tr("E&xamples"));
   QFile examples(QStringLiteral(":/examples.txt"));
   if (examples.open(QIODevice::ReadOnly | QIODevice::Text))
-    for (const QString& line : QString::fromUtf8(examples.readAll()).split('\n', Qt::SkipEmptyParts))
+    for (const QString& line :
+         QString::fromUtf8(examples.readAll()).split('\n', Qt::SkipEmptyParts))
       examplesMenu_->addAction(line, this, [this, line] { translateSentence(line); });
 
   QToolBar* bar = addToolBar(tr("Decoding"));
@@ -216,7 +223,8 @@ void MainWindow::createActions() {
   bar->addWidget(search_);
   bar->addWidget(beam_);
   bar->addSeparator();
-  auto addStepAction = [&](const QString& text, const QKeySequence& key, auto slot, const char* name) {
+  auto addStepAction = [&](const QString& text, const QKeySequence& key, auto slot,
+                           const char* name) {
     QAction* action = bar->addAction(text, this, slot);
     action->setShortcut(key);
     action->setToolTip(QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
@@ -225,8 +233,10 @@ void MainWindow::createActions() {
   };
   addStepAction(tr("Reset"), QKeySequence(Qt::Key_Home), &MainWindow::resetSteps, "resetAction");
   addStepAction(tr("◀ Back"), QKeySequence(Qt::Key_Left), &MainWindow::stepBack, "stepBackAction");
-  playAction_ = addStepAction(tr("▶ Play"), QKeySequence(Qt::Key_Space), &MainWindow::togglePlay, "playAction");
-  addStepAction(tr("Step ▶"), QKeySequence(Qt::Key_Right), &MainWindow::stepForward, "stepForwardAction");
+  playAction_ = addStepAction(tr("▶ Play"), QKeySequence(Qt::Key_Space), &MainWindow::togglePlay,
+                              "playAction");
+  addStepAction(tr("Step ▶"), QKeySequence(Qt::Key_Right), &MainWindow::stepForward,
+                "stepForwardAction");
   bar->addWidget(speed_);
   bar->addSeparator();
   bar->addWidget(new QLabel(tr(" Colours: "), this));
@@ -234,7 +244,8 @@ void MainWindow::createActions() {
   bar->addWidget(values_);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(tr("Reset &zoom"), QKeySequence(tr("Ctrl+0")), this, [this] { heatmap_->resetView(); });
+  view->addAction(tr("Reset &zoom"), QKeySequence(tr("Ctrl+0")), this,
+                  [this] { heatmap_->resetView(); });
   view->addAction(tr("&Compare all score functions"), QKeySequence(tr("Ctrl+K")), this,
                   [this] { showCompare(tabs_->currentIndex() != 1); });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -247,16 +258,24 @@ void MainWindow::createActions() {
         tr("Score function: %1\nLanguages: %2 → %3\nEmbedding %4, hidden %5, vocabularies %6 / %7\n"
            "Parameters: %8\nFile: %9 (%10 MB)\nTrained on: %11, %12 epochs (best: %13), %14 min\n"
            "Validation BLEU: %15\nTest BLEU (%16): greedy %17, beam 5 %18")
-            .arg(QString::fromStdString(m.config.score), QString::fromStdString(m.config.source_language),
+            .arg(QString::fromStdString(m.config.score),
+                 QString::fromStdString(m.config.source_language),
                  QString::fromStdString(m.config.target_language))
-            .arg(m.config.embedding).arg(m.config.hidden).arg(m.config.source_vocab).arg(m.config.target_vocab)
+            .arg(m.config.embedding)
+            .arg(m.config.hidden)
+            .arg(m.config.source_vocab)
+            .arg(m.config.target_vocab)
             .arg(m.parameters)
-            .arg(QString::fromStdString(m.path)).arg(m.file_bytes / 1e6, 0, 'f', 1)
-            .arg(QString::fromStdString(m.training.corpus)).arg(m.training.epochs).arg(m.training.best_epoch)
+            .arg(QString::fromStdString(m.path))
+            .arg(m.file_bytes / 1e6, 0, 'f', 1)
+            .arg(QString::fromStdString(m.training.corpus))
+            .arg(m.training.epochs)
+            .arg(m.training.best_epoch)
             .arg(m.training.seconds / 60.0, 0, 'f', 0)
             .arg(m.training.validation_bleu, 0, 'f', 2)
             .arg(QString::fromStdString(m.training.test_corpus))
-            .arg(m.training.test_bleu, 0, 'f', 2).arg(m.training.test_bleu_beam5, 0, 'f', 2));
+            .arg(m.training.test_bleu, 0, 'f', 2)
+            .arg(m.training.test_bleu_beam5, 0, 'f', 2));
   });
   help->addAction(tr("&About attnscope"), this, [this] {
     QMessageBox::about(this, tr("About attnscope"),
@@ -343,7 +362,8 @@ void MainWindow::translate() {
 void MainWindow::stepForward() {
   if (source_->text().trimmed().isEmpty()) return;
   mainGeneration_ = worker_->nextGeneration();
-  const bool fresh = !session_ || session_->modelKey != currentKey() || sessionSentence_ != source_->text();
+  const bool fresh =
+      !session_ || session_->modelKey != currentKey() || sessionSentence_ != source_->text();
   if (fresh) {
     sessionSentence_ = source_->text();
     post([w = worker_, g = mainGeneration_, key = currentKey(), s = sessionSentence_] {
@@ -400,7 +420,8 @@ void MainWindow::showSnapshot(quint64 generation, const SessionSnapshot& snapsho
   beamList_->setVisible(false);
   const QString label = snapshot.modelKey;
   // While stepping, leave room for about as many rows as the source has, so rows keep their size.
-  heatmap_->setReservedRows(snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
+  heatmap_->setReservedRows(
+      snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
   heatmap_->setMatrix(AttentionMatrix::fromTranslation(snapshot.translation, QString()));
   QString text = QString::fromStdString(snapshot.translation.text()).toHtmlEscaped();
   if (!snapshot.finished) text += QStringLiteral(" <span style='color:gray'>…</span>");
@@ -410,12 +431,16 @@ void MainWindow::showSnapshot(quint64 generation, const SessionSnapshot& snapsho
                 .arg(snapshot.translation.source.tokens.size() - 1);
   if (!snapshot.translation.source.unknown_words.empty()) {
     QStringList unknown;
-    for (const auto& w : snapshot.translation.source.unknown_words) unknown << QString::fromStdString(w);
-    text += tr("<br><i>Unknown words (read as &lt;unk&gt;): %1</i>").arg(unknown.join(", ").toHtmlEscaped());
+    for (const auto& w : snapshot.translation.source.unknown_words)
+      unknown << QString::fromStdString(w);
+    text += tr("<br><i>Unknown words (read as &lt;unk&gt;): %1</i>")
+                .arg(unknown.join(", ").toHtmlEscaped());
   }
   output_->setText(text);
   showSelectedStep();
-  statusBar()->showMessage(tr("%1: %2 steps%3").arg(label).arg(snapshot.steps.size())
+  statusBar()->showMessage(tr("%1: %2 steps%3")
+                               .arg(label)
+                               .arg(snapshot.steps.size())
                                .arg(snapshot.finished ? tr(", finished") : QString()),
                            4000);
   Q_EMIT heatmapUpdated();
@@ -431,7 +456,8 @@ void MainWindow::showSelectedStep() {
   const int row = selectedRow_ >= 0 && selectedRow_ < steps ? selectedRow_ : steps - 1;
   heatmap_->setCurrentRow(row);
   QStringList sourceTokens;
-  for (const auto& t : session_->translation.source.tokens) sourceTokens << QString::fromStdString(t);
+  for (const auto& t : session_->translation.source.tokens)
+    sourceTokens << QString::fromStdString(t);
   stepPanel_->showStep(&session_->steps[row], row, sourceTokens);
 }
 
@@ -442,7 +468,8 @@ void MainWindow::showBeam(quint64 generation, const QList<Translation>& hypothes
   const QSignalBlocker block(beamList_);
   beamList_->clear();
   for (const Translation& t : hypotheses)
-    beamList_->addItem(QStringLiteral("%1   (%2)").arg(QString::fromStdString(t.text())).arg(t.score, 0, 'f', 3));
+    beamList_->addItem(
+        QStringLiteral("%1   (%2)").arg(QString::fromStdString(t.text())).arg(t.score, 0, 'f', 3));
   beamList_->setVisible(true);
   beamList_->setCurrentRow(0);
   showHypothesis(0);
@@ -474,12 +501,15 @@ void MainWindow::requestCompare() {
   compareGeneration_ = worker_->nextGeneration(EngineWorker::Channel::Compare);
   QStringList keys;
   for (HeatmapPlot* plot : compare_->plots()) keys << plot->matrix().title;
-  post([w = worker_, g = compareGeneration_, keys, sentence, target] { w->compare(g, keys, sentence, target); });
+  post([w = worker_, g = compareGeneration_, keys, sentence, target] {
+    w->compare(g, keys, sentence, target);
+  });
 }
 
 void MainWindow::showError(const QString& message) {
   // Not exec(): a modal loop here would stall the window's updates (and tests).
-  auto* box = new QMessageBox(QMessageBox::Warning, tr("attnscope"), message, QMessageBox::Ok, this);
+  auto* box =
+      new QMessageBox(QMessageBox::Warning, tr("attnscope"), message, QMessageBox::Ok, this);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
   statusBar()->showMessage(message, 8000);
@@ -494,7 +524,9 @@ void MainWindow::showModelInfo() {
     return;
   }
   const ModelInfo& m = *it;
-  QString bleu = m.training.test_bleu >= 0 ? tr(", test BLEU %1").arg(m.training.test_bleu, 0, 'f', 1) : QString();
+  QString bleu = m.training.test_bleu >= 0
+                     ? tr(", test BLEU %1").arg(m.training.test_bleu, 0, 'f', 1)
+                     : QString();
   const QString score = QString::fromStdString(m.config.score);
   modelStatus_->setText(tr("%1 · %2M parameters%3")
                             .arg(key == score ? key : QStringLiteral("%1 (%2)").arg(key, score))
@@ -511,7 +543,8 @@ bool MainWindow::openModelFile(const QString& path) {
     return false;
   }
   QString key = QFileInfo(path).completeBaseName();
-  if (models_->findText(key) >= 0) key += QStringLiteral(" (%1)").arg(QFileInfo(path).absolutePath());
+  if (models_->findText(key) >= 0)
+    key += QStringLiteral(" (%1)").arg(QFileInfo(path).absolutePath());
   post([w = worker_, key, path] { w->registerModel(key, path); });
   infos_.remove(key);
   models_->addItem(key);
@@ -537,7 +570,8 @@ void MainWindow::exportDialog() {
   QString selected;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export heatmap"), folder + QStringLiteral("/attention.png"),
-      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV table (*.csv);;JSON (*.json)"),
+      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV table (*.csv);;JSON "
+         "(*.json)"),
       &selected);
   if (path.isEmpty()) return;
   settings.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
@@ -566,9 +600,11 @@ void MainWindow::restoreSettings() {
   if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
     splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
   const QSignalBlocker blockModels(models_);
-  const QString score = settings.value(QStringLiteral("score"), QStringLiteral("additive")).toString();
+  const QString score =
+      settings.value(QStringLiteral("score"), QStringLiteral("additive")).toString();
   if (models_->findText(score) >= 0) models_->setCurrentText(score);
-  colormaps_->setCurrentText(settings.value(QStringLiteral("colormap"), QStringLiteral("viridis")).toString());
+  colormaps_->setCurrentText(
+      settings.value(QStringLiteral("colormap"), QStringLiteral("viridis")).toString());
   applyColormap(colormaps_->currentText());
   values_->setChecked(settings.value(QStringLiteral("showValues"), false).toBool());
   source_->setHistory(settings.value(QStringLiteral("history")).toStringList());
@@ -581,8 +617,9 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("windowState"), saveState());
   if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
     settings.setValue(QStringLiteral("splitter"), splitter->saveState());
-  if (score_function_names().end() !=
-      std::find(score_function_names().begin(), score_function_names().end(), currentKey().toStdString()))
+  if (score_function_names().end() != std::find(score_function_names().begin(),
+                                                score_function_names().end(),
+                                                currentKey().toStdString()))
     settings.setValue(QStringLiteral("score"), currentKey());
   settings.setValue(QStringLiteral("colormap"), colormaps_->currentText());
   settings.setValue(QStringLiteral("showValues"), values_->isChecked());

@@ -216,7 +216,8 @@ void HostileInputTest::badExportPaths() {
   translate(QStringLiteral("a b c"));
   window_->exportTo(path, ExportOptions{});
   const QString error = takeError();
-  QVERIFY2(error.startsWith(QStringLiteral("cannot export to '%1': ").arg(path)), qPrintable(error));
+  QVERIFY2(error.startsWith(QStringLiteral("cannot export to '%1': ").arg(path)),
+           qPrintable(error));
   QVERIFY2(error.contains(problem), qPrintable(error));
   QVERIFY2(!error.contains('\n'), qPrintable(error));
   QVERIFY(!QFileInfo(path).isFile());

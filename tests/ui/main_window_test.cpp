@@ -1,5 +1,7 @@
 // QtTest on the real widgets (QT_QPA_PLATFORM=offscreen): the window over six small untrained
 // models, one per score function, made by the test itself.
+#include "main_window.h"
+
 #include <attnscope/model_catalog.h>
 
 #include <QComboBox>
@@ -19,7 +21,6 @@
 #include "engine/test_models.h"
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
-#include "main_window.h"
 #include "step_panel.h"
 
 using namespace attnscope::ui;
@@ -198,7 +199,8 @@ void MainWindowTest::exportWritesValidFilesOfTheRequestedSize() {
   QVERIFY(pdf.open(QIODevice::ReadOnly));
   const QByteArray pdfBytes = pdf.readAll();
   QVERIFY(pdfBytes.startsWith("%PDF-"));
-  QVERIFY(QRegularExpression(R"(/MediaBox \[0 0 640(\.0+)? 480(\.0+)?\])").match(pdfBytes).hasMatch());
+  QVERIFY(
+      QRegularExpression(R"(/MediaBox \[0 0 640(\.0+)? 480(\.0+)?\])").match(pdfBytes).hasMatch());
   window_->exportTo(out.filePath("h.svg"), options);
   QFile svg(out.filePath("h.svg"));
   QVERIFY(svg.open(QIODevice::ReadOnly));
