@@ -17,13 +17,6 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
   return m;
 }
 
-AttentionMatrix AttentionMatrix::firstRows(int rows) const {
-  AttentionMatrix m = *this;
-  m.weights.resize(std::min(rows, this->rows()));
-  m.targetTokens = targetTokens.mid(0, m.weights.size());
-  return m;
-}
-
 AttentionMatrix AttentionMatrix::difference(const AttentionMatrix& a, const AttentionMatrix& b) {
   if (a.sourceTokens != b.sourceTokens || a.targetTokens != b.targetTokens)
     throw std::invalid_argument("a difference needs two heatmaps with the same tokens");

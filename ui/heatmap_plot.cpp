@@ -87,11 +87,6 @@ void HeatmapPlot::setDataRange(const QCPRange& range) {
   replot();
 }
 
-void HeatmapPlot::setAutoRange() {
-  fixedRange_ = false;
-  setMatrix(matrix_);
-}
-
 void HeatmapPlot::shareDataRange(const QList<HeatmapPlot*>& plots) {
   double highest = 0.0;
   for (const HeatmapPlot* plot : plots)
