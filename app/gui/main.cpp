@@ -1,7 +1,5 @@
 // attnscope: the desktop app. `attnscope "A sentence."` starts with it translated;
 // `attnscope model.attnmodel` opens that model too.
-#include <attnscope/translator.h>
-
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -34,7 +32,6 @@ int main(int argc, char** argv) {
       QStringLiteral("an English sentence to translate at start, or a .attnmodel file to open"));
   parser.process(app);
 
-  attnscope::set_thread_count(0);  // Debian's libtorch would otherwise decode on one core
   attnscope::ui::MainWindow window;
   window.resize(1280, 800);
   window.show();
