@@ -157,7 +157,7 @@ void MainWindowTest::compareGridHoldsSixPlotsAndCommonTargetSharesAxes() {
   QVERIFY(compared.wait(10000));
   CompareView* view = window_->compareView();
   QCOMPARE(view->plots().size(), 6);
-  view->modeBox()->setCurrentIndex(2);  // common target: the output of a model
+  view->setMode(CompareTarget::Kind::ModelOutput);
   QVERIFY(compared.wait(10000));
   const AttentionMatrix& first = view->plots().front()->matrix();
   QVERIFY(first.rows() > 0);
