@@ -108,6 +108,7 @@ void HostileInputTest::hostileSentences_data() {
 
 void HostileInputTest::hostileSentences() {
   QFETCH(QString, sentence);
+  translate(QStringLiteral("a b c"));  // something to replace, so an empty result shows
   translate(sentence);
   const AttentionMatrix& m = window_->heatmap()->matrix();
   QCOMPARE(m.targetTokens.size(), m.rows());
@@ -119,6 +120,9 @@ void HostileInputTest::hostileSentences() {
     for (const QString& token : m.sourceTokens.mid(0, m.columns() - 1))
       QVERIFY2(token != "<unk>" && token != "</s>" && token != "<s>" && token != "<pad>",
                qPrintable(token));
+  } else {
+    QCOMPARE(m.rows(), 0);  // nothing to translate: an empty view
+    QVERIFY(window_->outputLabel()->text().isEmpty());
   }
   if (sentence.startsWith(QStringLiteral("a a a")))
     QVERIFY2(window_->outputLabel()->text().contains(QStringLiteral("5000 words")),

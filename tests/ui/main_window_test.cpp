@@ -124,7 +124,6 @@ void MainWindowTest::steppingAddsAndRemovesRows() {
 void MainWindowTest::forcingACandidateChangesTheToken() {
   typeAndTranslate("a b c");
   const QString before = window_->heatmap()->matrix().targetTokens.value(0);
-  QSignalSpy rowClicked(window_->heatmap(), &HeatmapPlot::rowClicked);
   Q_EMIT window_->heatmap()->rowClicked(0);  // select the first step
   CandidatesView* candidates = window_->stepPanel()->candidates();
   QVERIFY(candidates->count() >= 2);
