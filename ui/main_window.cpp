@@ -27,9 +27,11 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "colormaps.h"
 #include "compare_view.h"
+#include "decoding_controller.h"
 #include "export_size_dialog.h"
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
@@ -49,8 +51,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // only spins. Measured with attnscope-gui-bench: translate + redraw 17 ms with one thread on
   // the worker, against 40 ms to over a second with two while the machine is busy.
   post([] { set_thread_count(1); });
-  connect(worker_, &EngineWorker::sessionChanged, this, &MainWindow::showSnapshot);
-  connect(worker_, &EngineWorker::beamReady, this, &MainWindow::showBeam);
+  controller_ = new DecodingController(worker_, this);
+  connect(controller_, &DecodingController::snapshotChanged, this, &MainWindow::showSnapshot);
+  connect(controller_, &DecodingController::beamReady, this, &MainWindow::showBeam);
   connect(worker_, &EngineWorker::errorOccurred, this, &MainWindow::showError);
   connect(worker_, &EngineWorker::modelLoaded, this,
           [this](const QString& key, const ModelInfo& info) {
@@ -72,12 +75,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createActions();
   loadModels();
   restoreSettings();
-  connect(&playTimer_, &QTimer::timeout, this, [this] {
-    if (session_ && session_->finished)
-      togglePlay();
-    else
-      stepForward();
-  });
   source_->setFocus();
 }
 
@@ -180,10 +177,12 @@ void MainWindow::createWidgets() {
     compare_->setShowValues(on);
   });
   connect(speed_, &QSlider::valueChanged, this,
-          [this](int perSecond) { playTimer_.setInterval(1000 / perSecond); });
-  playTimer_.setInterval(1000 / speed_->value());
+          [this](int perSecond) { controller_->setPlayInterval(1000 / perSecond); });
+  controller_->setPlayInterval(1000 / speed_->value());
+  connect(controller_, &DecodingController::playingChanged, this,
+          [this](bool playing) { playAction_->setText(playing ? tr("⏸ Pause") : tr("▶ Play")); });
   connect(heatmap_, &HeatmapPlot::rowClicked, this, [this](int row) {
-    selectedRow_ = row;
+    controller_->setSelectedRow(row);
     showSelectedStep();
   });
   connect(stepPanel_, &StepPanel::candidateChosen, this, &MainWindow::force);
@@ -208,12 +207,12 @@ void MainWindow::createActions() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-  examplesMenu_ = menuBar()->addMenu(tr("E&xamples"));
+  QMenu* examplesMenu = menuBar()->addMenu(tr("E&xamples"));
   QFile examples(QStringLiteral(":/examples.txt"));
   if (examples.open(QIODevice::ReadOnly | QIODevice::Text))
     for (const QString& line :
          QString::fromUtf8(examples.readAll()).split('\n', Qt::SkipEmptyParts))
-      examplesMenu_->addAction(line, this, [this, line] { translateSentence(line); });
+      examplesMenu->addAction(line, this, [this, line] { translateSentence(line); });
 
   QToolBar* bar = addToolBar(tr("Decoding"));
   bar->setObjectName(QStringLiteral("decodingToolBar"));
@@ -231,8 +230,11 @@ void MainWindow::createActions() {
     action->setObjectName(QLatin1String(name));
     return action;
   };
-  addStepAction(tr("Reset"), QKeySequence(Qt::Key_Home), &MainWindow::resetSteps, "resetAction");
-  addStepAction(tr("◀ Back"), QKeySequence(Qt::Key_Left), &MainWindow::stepBack, "stepBackAction");
+  addStepAction(
+      tr("Reset"), QKeySequence(Qt::Key_Home), [this] { controller_->rewind(); }, "resetAction");
+  addStepAction(
+      tr("◀ Back"), QKeySequence(Qt::Key_Left), [this] { controller_->stepBack(); },
+      "stepBackAction");
   playAction_ = addStepAction(tr("▶ Play"), QKeySequence(Qt::Key_Space), &MainWindow::togglePlay,
                               "playAction");
   addStepAction(tr("Step ▶"), QKeySequence(Qt::Key_Right), &MainWindow::stepForward,
@@ -321,100 +323,57 @@ void MainWindow::translateSentence(const QString& sentence) {
 void MainWindow::stepSentence(const QString& sentence, int steps) {
   source_->setText(sentence);
   source_->addToHistory(sentence);
-  sessionSentence_ = sentence;
-  selectedRow_ = -1;
-  mainGeneration_ = worker_->nextGeneration();
-  post([w = worker_, g = mainGeneration_, key = currentKey(), sentence, steps] {
-    w->startSession(g, key, sentence, false);
-    w->stepForward(g, steps);
-  });
+  controller_->start(currentKey(), sentence, steps);
   heatmap_->setFocus();
 }
 
 void MainWindow::translate() {
   const QString sentence = source_->text();
-  playTimer_.stop();
-  playAction_->setText(tr("▶ Play"));
   if (currentKey().isEmpty()) {
+    controller_->clear();
     showError(tr("No model: open one with File > Open model"));
     return;
   }
   source_->addToHistory(sentence);
-  sessionSentence_ = sentence;
-  selectedRow_ = -1;
   if (sentence.trimmed().isEmpty()) {  // nothing to translate: an empty view, not an error
-    session_.reset();
+    controller_->clear();
     heatmap_->setMatrix({});
     output_->clear();
     stepPanel_->showStep(nullptr, 0, {});
     Q_EMIT heatmapUpdated();
     return;
   }
-  mainGeneration_ = worker_->nextGeneration();
   const int beam = beamSize();
-  post([w = worker_, g = mainGeneration_, key = currentKey(), sentence, beam] {
-    w->translate(g, key, sentence, beam);
-  });
+  if (beam > 1)
+    controller_->translateBeam(currentKey(), sentence, beam);
+  else
+    controller_->start(currentKey(), sentence);
   if (tabs_->currentIndex() == 1) requestCompare();
   heatmap_->setFocus();  // so → ← Space Home step at once
 }
 
+bool MainWindow::startsNewSession() const {
+  return !source_->text().trimmed().isEmpty() &&
+         !controller_->isSessionOf(currentKey(), source_->text());
+}
+
 void MainWindow::stepForward() {
-  if (source_->text().trimmed().isEmpty()) return;
-  mainGeneration_ = worker_->nextGeneration();
-  const bool fresh =
-      !session_ || session_->modelKey != currentKey() || sessionSentence_ != source_->text();
-  if (fresh) {
-    sessionSentence_ = source_->text();
-    post([w = worker_, g = mainGeneration_, key = currentKey(), s = sessionSentence_] {
-      w->startSession(g, key, s, false);
-      w->stepForward(g, 1);
-    });
-  } else {
-    post([w = worker_, g = mainGeneration_] { w->stepForward(g, 1); });
-  }
-  selectedRow_ = -1;
-}
-
-void MainWindow::stepBack() {
-  if (!session_) return;
-  mainGeneration_ = worker_->nextGeneration();
-  post([w = worker_, g = mainGeneration_] { w->stepBack(g, 1); });
-  selectedRow_ = -1;
-}
-
-void MainWindow::resetSteps() {
-  if (!session_) return;
-  playTimer_.stop();
-  mainGeneration_ = worker_->nextGeneration();
-  post([w = worker_, g = mainGeneration_] { w->stepBack(g, 1 << 20); });
-  selectedRow_ = -1;
+  // A sentence typed but not translated yet (or a beam shown) starts stepping from its first step.
+  if (startsNewSession())
+    controller_->start(currentKey(), source_->text(), 1);
+  else
+    controller_->stepForward();
 }
 
 void MainWindow::togglePlay() {
-  if (playTimer_.isActive()) {
-    playTimer_.stop();
-    playAction_->setText(tr("▶ Play"));
-    return;
-  }
-  if (session_ && session_->finished && sessionSentence_ == source_->text()) resetSteps();
-  playTimer_.start();
-  playAction_->setText(tr("⏸ Pause"));
+  if (startsNewSession()) controller_->start(currentKey(), source_->text(), 0);
+  controller_->togglePlay();
 }
 
-void MainWindow::force(const QString& token) {
-  if (!session_) return;
-  const int steps = static_cast<int>(session_->steps.size());
-  const int row = selectedRow_ >= 0 && selectedRow_ < steps ? selectedRow_ : steps - 1;
-  if (row < 0) return;
-  mainGeneration_ = worker_->nextGeneration();
-  post([w = worker_, g = mainGeneration_, row, token] { w->force(g, row, token); });
-  selectedRow_ = row;
-}
+void MainWindow::force(const QString& token) { controller_->force(controller_->shownRow(), token); }
 
-void MainWindow::showSnapshot(quint64 generation, const SessionSnapshot& snapshot) {
-  if (generation != mainGeneration_) return;  // an answer to a request since replaced
-  session_ = snapshot;
+void MainWindow::showSnapshot() {
+  const SessionSnapshot& snapshot = *controller_->snapshot();
   beamHypotheses_.clear();
   beamList_->clear();
   beamList_->setVisible(false);
@@ -447,23 +406,20 @@ void MainWindow::showSnapshot(quint64 generation, const SessionSnapshot& snapsho
 }
 
 void MainWindow::showSelectedStep() {
-  if (!session_ || session_->steps.empty()) {
-    heatmap_->setCurrentRow(-1);
+  const int row = controller_->shownRow();
+  heatmap_->setCurrentRow(row);
+  if (row < 0) {
     stepPanel_->showStep(nullptr, 0, {});
     return;
   }
-  const int steps = static_cast<int>(session_->steps.size());
-  const int row = selectedRow_ >= 0 && selectedRow_ < steps ? selectedRow_ : steps - 1;
-  heatmap_->setCurrentRow(row);
+  const SessionSnapshot& session = *controller_->snapshot();
   QStringList sourceTokens;
-  for (const auto& t : session_->translation.source.tokens)
-    sourceTokens << QString::fromStdString(t);
-  stepPanel_->showStep(&session_->steps[row], row, sourceTokens);
+  for (const auto& t : session.translation.source.tokens) sourceTokens << QString::fromStdString(t);
+  stepPanel_->showStep(&session.steps[row], row, sourceTokens);
 }
 
-void MainWindow::showBeam(quint64 generation, const QList<Translation>& hypotheses) {
-  if (generation != mainGeneration_ || hypotheses.isEmpty()) return;
-  session_.reset();
+void MainWindow::showBeam(const QList<Translation>& hypotheses) {
+  if (hypotheses.isEmpty()) return;
   beamHypotheses_ = hypotheses;
   const QSignalBlocker block(beamList_);
   beamList_->clear();

@@ -2,8 +2,6 @@
 // The attnscope window: type a sentence, watch it decode, switch and compare score functions.
 #include <QMainWindow>
 #include <QThread>
-#include <QTimer>
-#include <optional>
 
 #include "engine_worker.h"
 #include "exporter.h"
@@ -20,6 +18,7 @@ class QTabWidget;
 namespace attnscope::ui {
 
 class CompareView;
+class DecodingController;
 class HeatmapPlot;
 class HistoryLineEdit;
 class StepPanel;
@@ -49,7 +48,7 @@ class MainWindow : public QMainWindow {
   QComboBox* modelBox() const { return models_; }
   QListWidget* beamList() const { return beamList_; }
   QLabel* outputLabel() const { return output_; }
-  const std::optional<SessionSnapshot>& session() const { return session_; }
+  DecodingController* controller() const { return controller_; }
 
  Q_SIGNALS:
   /// The heatmap shows a new result (after translate, step, force, beam or model switch).
@@ -71,14 +70,13 @@ class MainWindow : public QMainWindow {
   QString currentKey() const;
   int beamSize() const;
   void translate();
+  bool startsNewSession() const;
   void stepForward();
-  void stepBack();
-  void resetSteps();
   void togglePlay();
   void force(const QString& token);
   void requestCompare();
-  void showSnapshot(quint64 generation, const SessionSnapshot& snapshot);
-  void showBeam(quint64 generation, const QList<Translation>& hypotheses);
+  void showSnapshot();
+  void showBeam(const QList<Translation>& hypotheses);
   void showHypothesis(int index);
   void showSelectedStep();
   void showError(const QString& message);
@@ -90,7 +88,7 @@ class MainWindow : public QMainWindow {
 
   QThread workerThread_;
   EngineWorker* worker_ = nullptr;  // lives on workerThread_
-  quint64 mainGeneration_ = 0;
+  DecodingController* controller_ = nullptr;
   quint64 compareGeneration_ = 0;
   QHash<QString, ModelInfo> infos_;
 
@@ -109,13 +107,8 @@ class MainWindow : public QMainWindow {
   QLabel* modelStatus_ = nullptr;
   CompareView* compare_ = nullptr;
   QAction* playAction_ = nullptr;
-  QMenu* examplesMenu_ = nullptr;
-  QTimer playTimer_;
 
-  std::optional<SessionSnapshot> session_;  // what the main heatmap shows in greedy mode
-  QString sessionSentence_;
   QList<Translation> beamHypotheses_;
-  int selectedRow_ = -1;  // the step shown in the step panel; −1: the last one
 };
 
 }  // namespace attnscope::ui

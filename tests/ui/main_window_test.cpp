@@ -18,6 +18,7 @@
 
 #include "candidates_view.h"
 #include "compare_view.h"
+#include "decoding_controller.h"
 #include "engine/test_models.h"
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
@@ -41,9 +42,12 @@ class MainWindowTest : public QObject {
   void corruptModelShowsErrorAndWindowStaysUsable();
   void historyWalksBackAndForth();
   void beamListsHypothesesAndShowsTheChosenOne();
+  void quickStepKeysAndPlayAllTakeEffect();
 
  private:
   void typeAndTranslate(const QString& sentence);
+  // Waits until the window has shown the answer to its newest step request.
+  bool settle();
   QStringList tickLabels(QCPAxis* axis) const;
 
   QTemporaryDir models_;
@@ -75,6 +79,10 @@ void MainWindowTest::typeAndTranslate(const QString& sentence) {
   QTest::keyClicks(window_->sourceEdit(), sentence);
   QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
   QVERIFY(updated.wait(10000));
+}
+
+bool MainWindowTest::settle() {
+  return QTest::qWaitFor([&] { return !window_->controller()->busy(); }, 20000);
 }
 
 QStringList MainWindowTest::tickLabels(QCPAxis* axis) const {
@@ -134,7 +142,7 @@ void MainWindowTest::forcingACandidateChangesTheToken() {
                     candidates->visualItemRect(candidates->item(1)).center());
   QVERIFY(updated.wait(5000));
   QCOMPARE(window_->heatmap()->matrix().targetTokens.value(0), alternative);
-  QVERIFY(window_->session()->steps.front().forced);
+  QVERIFY(window_->controller()->snapshot()->steps.front().forced);
 }
 
 void MainWindowTest::switchingScoreFunctionChangesTheMatrix() {
@@ -146,7 +154,7 @@ void MainWindowTest::switchingScoreFunctionChangesTheMatrix() {
   const AttentionMatrix location = window_->heatmap()->matrix();
   QCOMPARE(location.sourceTokens, additive.sourceTokens);
   QVERIFY(location.weights != additive.weights);
-  QCOMPARE(window_->session()->modelKey, QString("location"));
+  QCOMPARE(window_->controller()->snapshot()->modelKey, QString("location"));
 }
 
 void MainWindowTest::compareGridHoldsSixPlotsAndCommonTargetSharesAxes() {
@@ -272,6 +280,38 @@ void MainWindowTest::beamListsHypothesesAndShowsTheChosenOne() {
   const AttentionMatrix second = window_->heatmap()->matrix();
   QVERIFY(second.targetTokens != best.targetTokens);
   QCOMPARE(second.sourceTokens, best.sourceTokens);
+}
+
+void MainWindowTest::quickStepKeysAndPlayAllTakeEffect() {
+  // 19 words: the test models read 20 tokens and stop after at most 2 × 20 + 10 steps.
+  typeAndTranslate("a b c d e f g h i j a b c d e f g h i");
+  const int full = window_->heatmap()->matrix().rows();
+  QVERIFY2(full > 35, qPrintable(QString::number(full)));
+  HeatmapPlot* heatmap = window_->heatmap();
+  QCOMPARE(QApplication::focusWidget(), heatmap);
+  QTest::keyClick(heatmap, Qt::Key_Home);
+  QVERIFY(settle());
+  QCOMPARE(heatmap->matrix().rows(), 0);
+  // Holding → down: 30 presses, none waiting for the one before.
+  for (int i = 0; i < 30; ++i) QTest::keyClick(heatmap, Qt::Key_Right);
+  QVERIFY(settle());
+  QCOMPARE(heatmap->matrix().rows(), 30);
+  QCOMPARE(heatmap->currentRow(), 29);
+  // Then ← and → mixed in one burst.
+  for (int i = 0; i < 12; ++i) QTest::keyClick(heatmap, Qt::Key_Left);
+  for (int i = 0; i < 3; ++i) QTest::keyClick(heatmap, Qt::Key_Right);
+  QVERIFY(settle());
+  QCOMPARE(heatmap->matrix().rows(), 21);
+  QCOMPARE(heatmap->currentRow(), 20);
+  // Play at its fastest runs to the last step and stops there.
+  QSignalSpy playing(window_->controller(), &DecodingController::playingChanged);
+  QTest::keyClick(heatmap, Qt::Key_Space);
+  QVERIFY(window_->controller()->playing());
+  QTRY_VERIFY_WITH_TIMEOUT(!window_->controller()->playing(), 30000);
+  QVERIFY(settle());
+  QCOMPARE(heatmap->matrix().rows(), full);
+  QCOMPARE(playing.count(), 2);
+  QVERIFY(window_->controller()->snapshot()->finished);
 }
 
 QTEST_MAIN(MainWindowTest)
