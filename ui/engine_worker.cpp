@@ -1,5 +1,7 @@
 #include "engine_worker.h"
 
+#include <attnscope/model_catalog.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -27,6 +29,28 @@ bool EngineWorker::guarded(Work&& work) {
   } catch (const std::exception& e) {
     Q_EMIT errorOccurred(QString::fromStdString(e.what()));
     return false;
+  }
+}
+
+void EngineWorker::findModels() {
+  QStringList keys;
+  for (const std::string& name : score_function_names()) {
+    try {
+      registerModel(QString::fromStdString(name), QString::fromStdString(resolve_model(name)));
+      keys << QString::fromStdString(name);
+    } catch (const std::runtime_error&) {
+      // Not shipped with this build: not listed.
+    }
+  }
+  Q_EMIT modelsFound(keys);
+}
+
+void EngineWorker::readModelFile(const QString& path) {
+  try {
+    const ModelInfo info = read_model_info(path.toStdString());
+    Q_EMIT modelFileRead(path, info);
+  } catch (const std::exception& e) {
+    Q_EMIT modelFileFailed(path, QString::fromStdString(e.what()));
   }
 }
 

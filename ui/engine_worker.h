@@ -1,7 +1,7 @@
 #pragma once
 // The only way the UI reaches the engine: a QObject living on its own QThread. Requests are
 // queued onto that thread; results and errors come back as signals carrying plain data, so no
-// exception crosses a thread and the window never waits for the model.
+// exception crosses a thread and the window never waits for the model (nor reads a model file).
 #include <attnscope/model_info.h>
 #include <attnscope/translation.h>
 #include <attnscope/translator.h>
@@ -72,6 +72,10 @@ class EngineWorker : public QObject {
   void cancel(Channel channel) { ++latest_[index(channel)]; }
 
   // The rest runs on the worker thread (queue it with QMetaObject::invokeMethod).
+  /// Finds the shipped models (modelsFound) and registers them under their score function name.
+  void findModels();
+  /// Reads the header of a model file the user opened: modelFileRead, or modelFileFailed.
+  void readModelFile(const QString& path);
   void registerModel(const QString& key, const QString& path);
   void loadModel(const QString& key);
   void showSession(quint64 generation, const SessionRequest& request);
@@ -80,6 +84,9 @@ class EngineWorker : public QObject {
                const CompareTarget& target);
 
  Q_SIGNALS:
+  void modelsFound(const QStringList& keys);
+  void modelFileRead(const QString& path, const attnscope::ModelInfo& info);
+  void modelFileFailed(const QString& path, const QString& message);
   void modelLoaded(const QString& key, const attnscope::ModelInfo& info);
   void sessionChanged(quint64 generation, const attnscope::ui::SessionSnapshot& snapshot);
   void beamReady(quint64 generation, const QList<attnscope::Translation>& hypotheses);

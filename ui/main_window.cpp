@@ -55,6 +55,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(controller_, &DecodingController::snapshotChanged, this, &MainWindow::showSnapshot);
   connect(controller_, &DecodingController::beamReady, this, &MainWindow::showBeam);
   connect(worker_, &EngineWorker::errorOccurred, this, &MainWindow::showError);
+  connect(worker_, &EngineWorker::modelsFound, this, &MainWindow::listModels);
+  connect(worker_, &EngineWorker::modelFileRead, this, &MainWindow::addModelFile);
+  connect(worker_, &EngineWorker::modelFileFailed, this,
+          [this](const QString& /*path*/, const QString& message) {
+            --openingFiles_;
+            showError(message);
+            runDeferred();
+          });
   connect(worker_, &EngineWorker::modelLoaded, this,
           [this](const QString& key, const ModelInfo& info) {
             infos_.insert(key, info);
@@ -73,8 +81,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
           });
   createWidgets();
   createActions();
-  loadModels();
   restoreSettings();
+  post([w = worker_] { w->findModels(); });  // file system access, so not on this thread
   source_->setFocus();
 }
 
@@ -286,32 +294,41 @@ void MainWindow::createActions() {
   });
 }
 
-void MainWindow::loadModels() {
-  QStringList keys;
-  for (const std::string& name : score_function_names()) {
-    try {
-      const QString path = QString::fromStdString(resolve_model(name));
-      const QString key = QString::fromStdString(name);
-      post([w = worker_, key, path] { w->registerModel(key, path); });
-      keys << key;
-    } catch (const std::runtime_error&) {
-      // Not shipped with this build: not listed.
-    }
-  }
+void MainWindow::listModels(const QStringList& keys) {
+  modelsListed_ = true;
   {
     const QSignalBlocker block(models_);
-    models_->addItems(keys);
+    models_->insertItems(0, keys);  // before any model file opened meanwhile
   }
   compare_->setModels(keys);
   if (keys.isEmpty())
     statusBar()->showMessage(tr("No shipped models found: open one with File > Open model"));
+  runDeferred();
+  showModelInfo();
+  if (tabs_->currentIndex() == 1) requestCompare();
+}
+
+void MainWindow::whenReady(std::function<void()> call) {
+  if (ready())
+    call();
+  else
+    deferred_ << std::move(call);
+}
+
+void MainWindow::runDeferred() {
+  if (!ready()) return;
+  const QList<std::function<void()>> calls = std::move(deferred_);
+  deferred_.clear();
+  for (const auto& call : calls) call();
 }
 
 QString MainWindow::currentKey() const { return models_->currentText(); }
 
 int MainWindow::beamSize() const { return search_->currentIndex() == 1 ? beam_->value() : 1; }
 
-void MainWindow::selectModel(const QString& key) { models_->setCurrentText(key); }
+void MainWindow::selectModel(const QString& key) {
+  whenReady([this, key] { models_->setCurrentText(key); });
+}
 
 void MainWindow::showCompare(bool compare) { tabs_->setCurrentIndex(compare ? 1 : 0); }
 
@@ -322,12 +339,20 @@ void MainWindow::translateSentence(const QString& sentence) {
 
 void MainWindow::stepSentence(const QString& sentence, int steps) {
   source_->setText(sentence);
+  if (!ready()) {
+    deferred_ << [this, sentence, steps] { stepSentence(sentence, steps); };
+    return;
+  }
   source_->addToHistory(sentence);
   controller_->start(currentKey(), sentence, steps);
   heatmap_->setFocus();
 }
 
 void MainWindow::translate() {
+  if (!ready()) {
+    deferred_ << [this] { translate(); };
+    return;
+  }
   const QString sentence = source_->text();
   if (currentKey().isEmpty()) {
     controller_->clear();
@@ -473,6 +498,10 @@ void MainWindow::showError(const QString& message) {
 
 void MainWindow::showModelInfo() {
   const QString key = currentKey();
+  if (key.isEmpty()) {
+    modelStatus_->clear();
+    return;
+  }
   const auto it = infos_.find(key);
   if (it == infos_.end()) {
     modelStatus_->setText(tr("%1 (loading…)").arg(key));
@@ -490,22 +519,22 @@ void MainWindow::showModelInfo() {
                             .arg(bleu));
 }
 
-bool MainWindow::openModelFile(const QString& path) {
-  ModelInfo info;
-  try {
-    info = read_model_info(path.toStdString());
-  } catch (const std::exception& e) {
-    showError(QString::fromStdString(e.what()));
-    return false;
-  }
+void MainWindow::openModelFile(const QString& path) {
+  ++openingFiles_;  // calls that need a model wait for it, as they would for a synchronous open
+  post([w = worker_, path] { w->readModelFile(path); });
+}
+
+void MainWindow::addModelFile(const QString& path, const ModelInfo& info) {
+  --openingFiles_;
   QString key = QFileInfo(path).completeBaseName();
   if (models_->findText(key) >= 0)
     key += QStringLiteral(" (%1)").arg(QFileInfo(path).absolutePath());
   post([w = worker_, key, path] { w->registerModel(key, path); });
-  infos_.remove(key);
+  infos_.insert(key, info);
   models_->addItem(key);
   models_->setCurrentText(key);
-  return true;
+  Q_EMIT modelOpened(key);
+  runDeferred();
 }
 
 void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
@@ -555,16 +584,17 @@ void MainWindow::restoreSettings() {
   restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
   if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
     splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
-  const QSignalBlocker blockModels(models_);
   const QString score =
       settings.value(QStringLiteral("score"), QStringLiteral("additive")).toString();
-  if (models_->findText(score) >= 0) models_->setCurrentText(score);
+  whenReady([this, score] {
+    const QSignalBlocker blockModels(models_);
+    if (models_->findText(score) >= 0) models_->setCurrentText(score);
+  });
   colormaps_->setCurrentText(
       settings.value(QStringLiteral("colormap"), QStringLiteral("viridis")).toString());
   applyColormap(colormaps_->currentText());
   values_->setChecked(settings.value(QStringLiteral("showValues"), false).toBool());
   source_->setHistory(settings.value(QStringLiteral("history")).toStringList());
-  showModelInfo();
 }
 
 void MainWindow::saveSettings() {

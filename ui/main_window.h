@@ -1,7 +1,9 @@
 #pragma once
 // The attnscope window: type a sentence, watch it decode, switch and compare score functions.
+#include <QList>
 #include <QMainWindow>
 #include <QThread>
+#include <functional>
 
 #include "engine_worker.h"
 #include "exporter.h"
@@ -33,8 +35,9 @@ class MainWindow : public QMainWindow {
   void translateSentence(const QString& sentence);
   /// Puts `sentence` in the input and decodes its first `steps` steps (step mode).
   void stepSentence(const QString& sentence, int steps);
-  /// Adds a model file to the score function list and selects it; false (and a dialog) on error.
-  bool openModelFile(const QString& path);
+  /// Reads a model file's header on the engine thread, then adds it to the score function list
+  /// and selects it (modelOpened), or shows a dialog naming the problem.
+  void openModelFile(const QString& path);
   /// Exports the current heatmap, or the compare grid when that tab is shown.
   void exportTo(const QString& path, const ExportOptions& options);
   void selectModel(const QString& key);
@@ -54,6 +57,8 @@ class MainWindow : public QMainWindow {
   /// The heatmap shows a new result (after translate, step, force, beam or model switch).
   void heatmapUpdated();
   void compareUpdated();
+  /// A model file opened with openModelFile() is listed under `key` and selected.
+  void modelOpened(const QString& key);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -63,7 +68,12 @@ class MainWindow : public QMainWindow {
  private:
   void createWidgets();
   void createActions();
-  void loadModels();
+  void listModels(const QStringList& keys);
+  void addModelFile(const QString& path, const ModelInfo& info);
+  // Until the model list is known and opened files are read, calls that need a model wait.
+  bool ready() const { return modelsListed_ && openingFiles_ == 0; }
+  void whenReady(std::function<void()> call);
+  void runDeferred();
   void restoreSettings();
   void saveSettings();
 
@@ -91,6 +101,9 @@ class MainWindow : public QMainWindow {
   DecodingController* controller_ = nullptr;
   quint64 compareGeneration_ = 0;
   QHash<QString, ModelInfo> infos_;
+  bool modelsListed_ = false;
+  int openingFiles_ = 0;
+  QList<std::function<void()>> deferred_;
 
   HistoryLineEdit* source_ = nullptr;
   QComboBox* models_ = nullptr;

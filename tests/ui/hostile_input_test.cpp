@@ -66,6 +66,8 @@ void HostileInputTest::init() {
   window_->selectModel("location");
   window_->show();
   QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  // The model list comes from the engine thread.
+  QTRY_COMPARE(window_->modelBox()->currentText(), QStringLiteral("location"));
 }
 
 void HostileInputTest::cleanup() { window_.reset(); }
@@ -163,8 +165,11 @@ void HostileInputTest::badModelFiles() {
   QFETCH(QString, path);
   QFETCH(QString, problem);
   const int models = window_->modelBox()->count();
-  QVERIFY(!window_->openModelFile(path));
+  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
+  window_->openModelFile(path);  // read on the engine thread; the answer is a dialog
+  QTRY_VERIFY_WITH_TIMEOUT(!window_->findChildren<QMessageBox*>().isEmpty(), 10000);
   const QString error = takeError();
+  QVERIFY(opened.isEmpty());
   QVERIFY2(error.contains(QStringLiteral("'%1'").arg(path)), qPrintable(error));
   QVERIFY2(error.contains(problem), qPrintable(error));
   QVERIFY2(!error.contains('\n'), qPrintable(error));
@@ -184,7 +189,11 @@ void HostileInputTest::damagedWeightsShowAnErrorWhenTheModelIsUsed() {
   QVERIFY(damaged.open(QIODevice::WriteOnly));
   damaged.write(bytes);
   damaged.close();
-  QVERIFY(window_->openModelFile(path));
+  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
+  window_->openModelFile(path);
+  QVERIFY(opened.wait(10000));
+  QCOMPARE(opened[0][0].toString(), QStringLiteral("damaged"));
+  QCOMPARE(window_->modelBox()->currentText(), QStringLiteral("damaged"));
   window_->sourceEdit()->setText(QStringLiteral("a b c"));
   QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
   QTRY_VERIFY_WITH_TIMEOUT(!window_->findChildren<QMessageBox*>().isEmpty(), 20000);
