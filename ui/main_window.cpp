@@ -13,6 +13,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -122,6 +123,7 @@ void MainWindow::createWidgets() {
 
   heatmap_ = new HeatmapPlot(this);
   heatmap_->setFocusPolicy(Qt::StrongFocus);
+  heatmap_->installEventFilter(this);  // typing there starts a new sentence
   stepPanel_ = new StepPanel(this);
   beamList_ = new QListWidget(this);
   beamList_->setVisible(false);
@@ -624,6 +626,32 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
   for (const QUrl& url : event->mimeData()->urls())
     if (url.isLocalFile()) openModelFile(url.toLocalFile());
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  // After a translation the heatmap has the focus for the step keys; a printable character typed
+  // there starts the next sentence, as in a search box: it replaces the input line's text.
+  const bool keyEvent =
+      event->type() == QEvent::KeyPress || event->type() == QEvent::ShortcutOverride;
+  if (watched == heatmap_ && keyEvent) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    const bool printable = !key->text().isEmpty() && key->text().front().isPrint() &&
+                           !(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier));
+    // Once typing has started, Space is part of the sentence, not Play.
+    if (event->type() == QEvent::ShortcutOverride) {
+      if (printable && focusWidget() == source_) event->accept();
+      return printable && focusWidget() == source_;
+    }
+    if (printable) {
+      if (focusWidget() != source_) {  // the first character: not when it goes on typing
+        source_->selectAll();
+        source_->setFocus(Qt::ShortcutFocusReason);
+      }
+      QCoreApplication::sendEvent(source_, event);
+      return true;
+    }
+  }
+  return QMainWindow::eventFilter(watched, event);
 }
 
 }  // namespace attnscope::ui

@@ -43,6 +43,7 @@ class MainWindowTest : public QObject {
   void historyWalksBackAndForth();
   void beamListsHypothesesAndShowsTheChosenOne();
   void quickStepKeysAndPlayAllTakeEffect();
+  void typingOnTheHeatmapStartsTheNextSentence();
 
  private:
   void typeAndTranslate(const QString& sentence);
@@ -316,6 +317,21 @@ void MainWindowTest::quickStepKeysAndPlayAllTakeEffect() {
   QCOMPARE(heatmap->matrix().rows(), full);
   QCOMPARE(playing.count(), 2);
   QVERIFY(window_->controller()->snapshot()->finished);
+}
+
+void MainWindowTest::typingOnTheHeatmapStartsTheNextSentence() {
+  typeAndTranslate("a b c");
+  const QString first = window_->outputLabel()->text();
+  QCOMPARE(window_->focusWidget(), window_->heatmap());  // for the step keys
+  QTest::keyClicks(window_->heatmap(), "d e f g");
+  QCOMPARE(window_->sourceEdit()->text(), QString("d e f g"));  // the old sentence replaced
+  QCOMPARE(window_->focusWidget(), window_->sourceEdit());
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  QTest::keyClick(window_->focusWidget(), Qt::Key_Return);
+  QVERIFY(updated.wait(10000));
+  QCOMPARE(window_->heatmap()->matrix().sourceTokens, QStringList({"d", "e", "f", "g", "</s>"}));
+  QVERIFY(window_->outputLabel()->text() != first);
+  QCOMPARE(window_->focusWidget(), window_->heatmap());  // ready to step, or to type again
 }
 
 QTEST_MAIN(MainWindowTest)
