@@ -39,6 +39,13 @@
 #include "step_panel.h"
 
 namespace attnscope::ui {
+namespace {
+
+// The pages of the tab widget and the entries of the search box, in the order they are added.
+enum class Tab { Translation = 0, Compare = 1 };
+enum class Search { Greedy = 0, Beam = 1 };
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("attnscope"));
@@ -175,7 +182,7 @@ void MainWindow::createWidgets() {
     if (!source_->text().trimmed().isEmpty()) translate();  // switching re-translates at once
   });
   connect(search_, &QComboBox::currentIndexChanged, this, [this](int index) {
-    beam_->setEnabled(index == 1);
+    beam_->setEnabled(static_cast<Search>(index) == Search::Beam);
     if (!source_->text().trimmed().isEmpty()) translate();
   });
   connect(beam_, &QSpinBox::valueChanged, this, [this] {
@@ -198,7 +205,7 @@ void MainWindow::createWidgets() {
   connect(stepPanel_, &StepPanel::candidateChosen, this, &MainWindow::force);
   connect(beamList_, &QListWidget::currentRowChanged, this, &MainWindow::showHypothesis);
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
-    if (index == 1) requestCompare();
+    if (static_cast<Tab>(index) == Tab::Compare) requestCompare();
   });
   connect(compare_, &CompareView::compareRequested, this, &MainWindow::requestCompare);
 }
@@ -259,7 +266,7 @@ void MainWindow::createActions() {
   view->addAction(tr("Reset &zoom"), QKeySequence(tr("Ctrl+0")), this,
                   [this] { heatmap_->resetView(); });
   view->addAction(tr("&Compare all score functions"), QKeySequence(tr("Ctrl+K")), this,
-                  [this] { showCompare(tabs_->currentIndex() != 1); });
+                  [this] { showCompare(static_cast<Tab>(tabs_->currentIndex()) != Tab::Compare); });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Model info"), QKeySequence(tr("Ctrl+I")), this, [this] {
     const auto it = infos_.find(currentKey());
@@ -307,7 +314,7 @@ void MainWindow::listModels(const QStringList& keys) {
     statusBar()->showMessage(tr("No shipped models found: open one with File > Open model"));
   runDeferred();
   showModelInfo();
-  if (tabs_->currentIndex() == 1) requestCompare();
+  if (static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare) requestCompare();
 }
 
 void MainWindow::whenReady(std::function<void()> call) {
@@ -326,13 +333,17 @@ void MainWindow::runDeferred() {
 
 QString MainWindow::currentKey() const { return models_->currentText(); }
 
-int MainWindow::beamSize() const { return search_->currentIndex() == 1 ? beam_->value() : 1; }
+int MainWindow::beamSize() const {
+  return static_cast<Search>(search_->currentIndex()) == Search::Beam ? beam_->value() : 1;
+}
 
 void MainWindow::selectModel(const QString& key) {
   whenReady([this, key] { models_->setCurrentText(key); });
 }
 
-void MainWindow::showCompare(bool compare) { tabs_->setCurrentIndex(compare ? 1 : 0); }
+void MainWindow::showCompare(bool compare) {
+  tabs_->setCurrentIndex(static_cast<int>(compare ? Tab::Compare : Tab::Translation));
+}
 
 void MainWindow::translateSentence(const QString& sentence) {
   source_->setText(sentence);
@@ -375,7 +386,7 @@ void MainWindow::translate() {
     controller_->translateBeam(currentKey(), sentence, beam);
   else
     controller_->start(currentKey(), sentence);
-  if (tabs_->currentIndex() == 1) requestCompare();
+  if (static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare) requestCompare();
   heatmap_->setFocus();  // so → ← Space Home step at once
 }
 
@@ -540,7 +551,7 @@ void MainWindow::addModelFile(const QString& path, const ModelInfo& info) {
 }
 
 void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
-  const bool grid = tabs_->currentIndex() == 1;
+  const bool grid = static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare;
   ExportOptions o = options;
   o.columns = 3;
   try {
@@ -563,7 +574,9 @@ void MainWindow::exportDialog() {
   if (path.isEmpty()) return;
   settings.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
   ExportOptions options;
-  const QWidget* shown = tabs_->currentIndex() == 1 ? static_cast<QWidget*>(compare_) : heatmap_;
+  const QWidget* shown = static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare
+                             ? static_cast<QWidget*>(compare_)
+                             : heatmap_;
   options.size = shown->size();
   const auto format = exportFormatFor(path);
   if (format == ExportFormat::Png || format == ExportFormat::Pdf || format == ExportFormat::Svg) {
