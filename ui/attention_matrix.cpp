@@ -8,18 +8,12 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
                                                  const QString& title) {
   AttentionMatrix m;
   m.title = title;
-  for (const auto& token : translation.source.tokens) m.sourceTokens << QString::fromStdString(token);
+  for (const auto& token : translation.source.tokens)
+    m.sourceTokens << QString::fromStdString(token);
   for (bool unknown : translation.source.unknown) m.unknownSource << unknown;
   for (const auto& token : translation.tokens) m.targetTokens << QString::fromStdString(token);
   for (const auto& row : translation.attention)
     m.weights << QVector<double>(row.begin(), row.end());
-  return m;
-}
-
-AttentionMatrix AttentionMatrix::firstRows(int rows) const {
-  AttentionMatrix m = *this;
-  m.weights.resize(std::min(rows, this->rows()));
-  m.targetTokens = targetTokens.mid(0, m.weights.size());
   return m;
 }
 

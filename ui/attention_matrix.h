@@ -12,7 +12,7 @@ struct AttentionMatrix {
   QString title;  // e.g. the score function
   QStringList sourceTokens;
   QStringList targetTokens;
-  QVector<bool> unknownSource;     // per source token
+  QVector<bool> unknownSource;       // per source token
   QVector<QVector<double>> weights;  // [target][source]
 
   int rows() const { return static_cast<int>(weights.size()); }
@@ -20,8 +20,6 @@ struct AttentionMatrix {
   bool isEmpty() const { return weights.isEmpty(); }
 
   static AttentionMatrix fromTranslation(const Translation& translation, const QString& title);
-  /// Only the first `rows` rows (step mode shows the steps decoded so far).
-  AttentionMatrix firstRows(int rows) const;
   /// a − b cell by cell; both must share their axes.
   static AttentionMatrix difference(const AttentionMatrix& a, const AttentionMatrix& b);
 };

@@ -10,10 +10,17 @@
 namespace attnscope::ui {
 namespace {
 constexpr int kGridColumns = 3;
+using Kind = CompareTarget::Kind;
+}  // namespace
+
+CompareTarget::Kind CompareView::mode() const { return static_cast<Kind>(mode_->currentIndex()); }
+
+void CompareView::setMode(CompareTarget::Kind kind) {
+  mode_->setCurrentIndex(static_cast<int>(kind));
 }
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
-  mode_ = new QComboBox(this);
+  mode_ = new QComboBox(this);  // in the order of CompareTarget::Kind
   mode_->addItem(tr("Each model's own translation"));
   mode_->addItem(tr("Common target: reference"));
   mode_->addItem(tr("Common target: output of"));
@@ -56,7 +63,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     Q_EMIT compareRequested();
   });
   connect(commonModel_, &QComboBox::currentIndexChanged, this, [this] {
-    if (mode_->currentIndex() == 2) Q_EMIT compareRequested();
+    if (mode() == Kind::ModelOutput) Q_EMIT compareRequested();
   });
   connect(reference_, &QLineEdit::returnPressed, this, &CompareView::compareRequested);
   for (QComboBox* box : {differenceA_, differenceB_})
@@ -86,19 +93,19 @@ void CompareView::setModels(const QStringList& keys) {
 }
 
 void CompareView::updateControls() {
-  const int mode = mode_->currentIndex();
-  reference_->setVisible(mode == 1);
-  commonModel_->setVisible(mode == 2);
+  reference_->setVisible(mode() == Kind::Reference);
+  commonModel_->setVisible(mode() == Kind::ModelOutput);
   // A difference needs both heatmaps on the same axes.
-  showDifference_->setEnabled(mode != 0);
-  differenceA_->setEnabled(mode != 0);
-  differenceB_->setEnabled(mode != 0);
+  const bool commonTarget = mode() != Kind::OwnTranslations;
+  showDifference_->setEnabled(commonTarget);
+  differenceA_->setEnabled(commonTarget);
+  differenceB_->setEnabled(commonTarget);
   updateDifference();
 }
 
 CompareTarget CompareView::target() const {
   CompareTarget t;
-  t.kind = static_cast<CompareTarget::Kind>(mode_->currentIndex());
+  t.kind = mode();
   t.text = reference_->text();
   t.modelKey = commonModel_->currentText();
   return t;
@@ -113,17 +120,17 @@ void CompareView::setResult(const CompareResult& result) {
     plots_[i]->setToolTip(result.translations.value(i));
   }
   HeatmapPlot::shareDataRange(plots_);
-  status_->setText(mode_->currentIndex() == 0
+  status_->setText(mode() == Kind::OwnTranslations
                        ? tr("Each heatmap shows its model's own greedy translation.")
                        : tr("All models forced to produce: %1").arg(result.translations.value(0)));
   updateDifference();
 }
 
 void CompareView::updateDifference() {
-  const bool wanted = showDifference_->isChecked() && mode_->currentIndex() != 0;
+  const bool wanted = showDifference_->isChecked() && mode() != Kind::OwnTranslations;
   const int a = differenceA_->currentIndex(), b = differenceB_->currentIndex();
-  const bool available = wanted && a >= 0 && b >= 0 && a < result_.matrices.size() &&
-                         b < result_.matrices.size();
+  const bool available =
+      wanted && a >= 0 && b >= 0 && a < result_.matrices.size() && b < result_.matrices.size();
   difference_->setVisible(available);
   if (!available) return;
   try {

@@ -32,8 +32,8 @@ class CompareView : public QWidget {
   /// The plots an export should contain: the grid, and the difference when it is shown.
   QList<HeatmapPlot*> exportedPlots() const;
   HeatmapPlot* differencePlot() const { return difference_; }
-  QComboBox* modeBox() const { return mode_; }
-  QLineEdit* referenceEdit() const { return reference_; }
+  CompareTarget::Kind mode() const;
+  void setMode(CompareTarget::Kind kind);
   QCheckBox* differenceBox() const { return showDifference_; }
 
  Q_SIGNALS:

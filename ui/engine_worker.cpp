@@ -1,8 +1,14 @@
 #include "engine_worker.h"
 
+#include <attnscope/model_catalog.h>
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace attnscope::ui {
+namespace {
+constexpr int kTopK = 5;  // candidates per step, as the step panel lists them
+}
 
 EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {
   qRegisterMetaType<attnscope::ModelInfo>();
@@ -16,17 +22,42 @@ EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {
 EngineWorker::~EngineWorker() = default;
 
 template <typename Work>
-void EngineWorker::guarded(Work&& work) {
+bool EngineWorker::guarded(Work&& work) {
   try {
     work();
+    return true;
   } catch (const std::exception& e) {
     Q_EMIT errorOccurred(QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void EngineWorker::findModels() {
+  QStringList keys;
+  for (const std::string& name : score_function_names()) {
+    try {
+      registerModel(QString::fromStdString(name), QString::fromStdString(resolve_model(name)));
+      keys << QString::fromStdString(name);
+    } catch (const std::runtime_error&) {
+      // Not shipped with this build: not listed.
+    }
+  }
+  Q_EMIT modelsFound(keys);
+}
+
+void EngineWorker::readModelFile(const QString& path) {
+  try {
+    const ModelInfo info = read_model_info(path.toStdString());
+    Q_EMIT modelFileRead(path, info);
+  } catch (const std::exception& e) {
+    Q_EMIT modelFileFailed(path, QString::fromStdString(e.what()));
   }
 }
 
 void EngineWorker::registerModel(const QString& key, const QString& path) {
   paths_.insert(key, path);
   translators_.remove(key);
+  if (key == sessionKey_) session_.reset();  // it decodes with the model the key no longer names
 }
 
 const Translator& EngineWorker::translator(const QString& key) {
@@ -47,68 +78,74 @@ void EngineWorker::loadModel(const QString& key) {
 void EngineWorker::publishSession(quint64 generation) {
   if (!session_) return;
   SessionSnapshot snapshot{sessionKey_, session_->translation(), session_->steps(),
-                           session_->finished()};
+                           session_->finished(), sessionLength_};
   Q_EMIT sessionChanged(generation, snapshot);
 }
 
-void EngineWorker::startSession(quint64 generation, const QString& key, const QString& sentence,
-                                bool toEnd) {
-  if (obsolete(generation)) return;
-  guarded([&] {
-    translator(key);
-    sessionTranslator_ = translators_.value(key);
-    sessionKey_ = key;
-    session_ = sessionTranslator_->start(sentence.toStdString(), 5);
-    while (toEnd && !session_->finished()) {
-      if (obsolete(generation)) return;
-      session_->step();
-    }
-    publishSession(generation);
-  });
+void EngineWorker::rewindTo(int steps) {
+  const int now = static_cast<int>(session_->steps().size());
+  if (steps >= now) return;
+  session_->rewind(now - steps);
+  sessionForced_.erase(sessionForced_.lowerBound(steps), sessionForced_.end());
 }
 
-void EngineWorker::translate(quint64 generation, const QString& key, const QString& sentence,
-                             int beam) {
+void EngineWorker::showSession(quint64 generation, const SessionRequest& request) {
   if (obsolete(generation)) return;
-  if (beam <= 1) {
-    startSession(generation, key, sentence, /*toEnd=*/true);
-    return;
-  }
-  guarded([&] {
+  const bool ok = guarded([&] {
+    if (!session_ || sessionNumber_ != request.session) {
+      const Translator& model = translator(request.modelKey);
+      session_.reset();  // before sessionTranslator_ lets go of the model it decodes with
+      sessionTranslator_ = translators_.value(request.modelKey);
+      session_ = model.start(request.sentence.toStdString(), kTopK);
+      sessionNumber_ = request.session;
+      sessionKey_ = request.modelKey;
+      sessionForced_.clear();
+      sessionLength_ = -1;
+    }
+    // Keep the steps the session and the request agree on: greedy decoding is deterministic, so
+    // only a differing forced token invalidates the steps from its index on.
+    int keep = static_cast<int>(session_->steps().size());
+    if (request.steps >= 0) keep = std::min(keep, request.steps);
+    for (auto it = sessionForced_.cbegin(); it != sessionForced_.cend(); ++it)
+      if (request.forced.value(it.key()) != it.value()) keep = std::min(keep, it.key());
+    for (auto it = request.forced.cbegin(); it != request.forced.cend(); ++it)
+      if (sessionForced_.value(it.key()) != it.value()) keep = std::min(keep, it.key());
+    if (sessionForced_ != request.forced) sessionLength_ = -1;  // another path
+    rewindTo(keep);
+    const auto reached = [&] {
+      return session_->finished() ||
+             (request.steps >= 0 && static_cast<int>(session_->steps().size()) >= request.steps);
+    };
+    while (!reached()) {
+      // Stopping here leaves a consistent session: the newer request goes on from it.
+      if (obsolete(generation)) return;
+      const int at = static_cast<int>(session_->steps().size());
+      if (const auto token = request.forced.find(at); token != request.forced.cend()) {
+        session_->force(token->toStdString());
+        sessionForced_.insert(at, *token);
+      } else {
+        session_->step();
+      }
+    }
+    if (session_->finished()) sessionLength_ = static_cast<int>(session_->steps().size());
+    if (request.steps < 0)
+      rewindTo(std::max(0, static_cast<int>(session_->steps().size()) + request.steps + 1));
+    publishSession(generation);
+  });
+  if (!ok) Q_EMIT requestFailed(generation);
+}
+
+void EngineWorker::translateBeam(quint64 generation, const QString& key, const QString& sentence,
+                                 int beam) {
+  if (obsolete(generation)) return;
+  const bool ok = guarded([&] {
     TranslationOptions options;
     options.beam_size = beam;
     const auto nbest = translator(key).translate_nbest(sentence.toStdString(), options);
-    if (!obsolete(generation)) Q_EMIT beamReady(generation, QList<Translation>(nbest.begin(), nbest.end()));
+    if (!obsolete(generation))
+      Q_EMIT beamReady(generation, QList<Translation>(nbest.begin(), nbest.end()));
   });
-}
-
-void EngineWorker::stepForward(quint64 generation, int count) {
-  if (!session_ || obsolete(generation)) return;
-  guarded([&] {
-    for (int i = 0; i < count && !session_->finished(); ++i) session_->step();
-    publishSession(generation);
-  });
-}
-
-void EngineWorker::stepBack(quint64 generation, int count) {
-  if (!session_ || obsolete(generation)) return;
-  session_->rewind(count);
-  publishSession(generation);
-}
-
-void EngineWorker::force(quint64 generation, int row, const QString& token) {
-  if (!session_ || obsolete(generation)) return;
-  guarded([&] {
-    const int steps = static_cast<int>(session_->steps().size());
-    session_->rewind(std::max(0, steps - row));
-    session_->force(token.toStdString());
-    // What-if: decoding carries on from the chosen token to the end.
-    while (!session_->finished()) {
-      if (obsolete(generation)) return;
-      session_->step();
-    }
-    publishSession(generation);
-  });
+  if (!ok) Q_EMIT requestFailed(generation);
 }
 
 void EngineWorker::compare(quint64 generation, const QStringList& keys, const QString& sentence,

@@ -1,12 +1,13 @@
 #pragma once
 // The only way the UI reaches the engine: a QObject living on its own QThread. Requests are
 // queued onto that thread; results and errors come back as signals carrying plain data, so no
-// exception crosses a thread and the window never waits for the model.
+// exception crosses a thread and the window never waits for the model (nor reads a model file).
 #include <attnscope/model_info.h>
 #include <attnscope/translation.h>
 #include <attnscope/translator.h>
 
 #include <QHash>
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -24,9 +25,25 @@ struct SessionSnapshot {
   Translation translation;  // the steps so far
   std::vector<Step> steps;
   bool finished = false;
+  int length = -1;  // the step count of the whole sentence (with these forced tokens), once known
+};
+
+/// A step-wise session as the GUI wants to see it. It names the state to show, never "one step
+/// more", so the worker may skip a queued request when a newer one arrives: the newer one
+/// carries everything the older one asked for.
+struct SessionRequest {
+  static constexpr int kToEnd = -1;
+  quint64 session = 0;  // a new number starts a fresh session (a new sentence, model or Enter)
+  QString modelKey;
+  QString sentence;
+  QMap<int, QString> forced;  // step index → the token emitted there instead of the argmax
+  // How many steps to show. Negative: decode to the end, then take back −(steps + 1) steps
+  // (kToEnd: the whole sentence), for a step back requested before the end was known.
+  int steps = kToEnd;
 };
 
 /// What every heatmap of the compare grid is force-decoded on (or nothing: own translations).
+/// The kinds are in the order of the compare view's mode box.
 struct CompareTarget {
   enum class Kind { OwnTranslations, Reference, ModelOutput };
   Kind kind = Kind::OwnTranslations;
@@ -55,23 +72,29 @@ class EngineWorker : public QObject {
   void cancel(Channel channel) { ++latest_[index(channel)]; }
 
   // The rest runs on the worker thread (queue it with QMetaObject::invokeMethod).
+  /// Finds the shipped models (modelsFound) and registers them under their score function name.
+  void findModels();
+  /// Reads the header of a model file the user opened: modelFileRead, or modelFileFailed.
+  void readModelFile(const QString& path);
   void registerModel(const QString& key, const QString& path);
   void loadModel(const QString& key);
-  void translate(quint64 generation, const QString& key, const QString& sentence, int beam);
-  void startSession(quint64 generation, const QString& key, const QString& sentence, bool toEnd);
-  void stepForward(quint64 generation, int count);
-  void stepBack(quint64 generation, int count);
-  void force(quint64 generation, int row, const QString& token);
+  void showSession(quint64 generation, const SessionRequest& request);
+  void translateBeam(quint64 generation, const QString& key, const QString& sentence, int beam);
   void compare(quint64 generation, const QStringList& keys, const QString& sentence,
                const CompareTarget& target);
 
  Q_SIGNALS:
+  void modelsFound(const QStringList& keys);
+  void modelFileRead(const QString& path, const attnscope::ModelInfo& info);
+  void modelFileFailed(const QString& path, const QString& message);
   void modelLoaded(const QString& key, const attnscope::ModelInfo& info);
   void sessionChanged(quint64 generation, const attnscope::ui::SessionSnapshot& snapshot);
   void beamReady(quint64 generation, const QList<attnscope::Translation>& hypotheses);
   void compareReady(quint64 generation, const attnscope::ui::CompareResult& result);
   void compareProgress(quint64 generation, int done, int total);
   void errorOccurred(const QString& message);
+  /// A main-channel request ended in errorOccurred instead of its result.
+  void requestFailed(quint64 generation);
 
  private:
   const Translator& translator(const QString& key);
@@ -79,15 +102,19 @@ class EngineWorker : public QObject {
   bool obsolete(quint64 generation, Channel channel = Channel::Main) const {
     return generation < latest_[index(channel)].load();
   }
+  void rewindTo(int steps);
   void publishSession(quint64 generation);
   template <typename Work>
-  void guarded(Work&& work);
+  bool guarded(Work&& work);
 
   QHash<QString, QString> paths_;
   QHash<QString, std::shared_ptr<Translator>> translators_;
   std::unique_ptr<DecodingSession> session_;
   std::shared_ptr<Translator> sessionTranslator_;  // keeps the session's model alive
+  quint64 sessionNumber_ = 0;
   QString sessionKey_;
+  QMap<int, QString> sessionForced_;  // the forced steps session_ holds now
+  int sessionLength_ = -1;            // steps to the end of the path sessionForced_ leads on
   std::atomic<quint64> latest_[2] = {0, 0};
 };
 

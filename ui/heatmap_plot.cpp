@@ -23,7 +23,8 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   map_->setColorScale(scale_);
   plotLayout()->insertRow(0);
-  title_ = new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
+  title_ =
+      new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
   plotLayout()->addElement(0, 0, title_);
   auto* margins = new QCPMarginGroup(this);
   axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
@@ -86,11 +87,6 @@ void HeatmapPlot::setDataRange(const QCPRange& range) {
   replot();
 }
 
-void HeatmapPlot::setAutoRange() {
-  fixedRange_ = false;
-  setMatrix(matrix_);
-}
-
 void HeatmapPlot::shareDataRange(const QList<HeatmapPlot*>& plots) {
   double highest = 0.0;
   for (const HeatmapPlot* plot : plots)
@@ -106,7 +102,6 @@ void HeatmapPlot::setShowValues(bool show) {
   rebuildValueLabels();
   replot();
 }
-
 
 void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   matrix_ = matrix;
@@ -188,7 +183,8 @@ void HeatmapPlot::setCurrentRow(int row) {
 }
 
 void HeatmapPlot::setHighlightedCell(int row, int column) {
-  const bool visible = row >= 0 && column >= 0 && row < matrix_.rows() && column < matrix_.columns();
+  const bool visible =
+      row >= 0 && column >= 0 && row < matrix_.rows() && column < matrix_.columns();
   cellFrame_->setVisible(visible);
   if (visible) placeFrame(cellFrame_, row, column, column);
   replot(QCustomPlot::rpQueuedReplot);
@@ -209,7 +205,8 @@ QPoint HeatmapPlot::cellAt(const QPoint& position) const {
   if (matrix_.isEmpty() || !axisRect()->rect().contains(position)) return {-1, -1};
   const int column = static_cast<int>(std::floor(xAxis->pixelToCoord(position.x()) + 0.5));
   const int row = static_cast<int>(std::floor(yAxis->pixelToCoord(position.y()) + 0.5));
-  if (row < 0 || row >= matrix_.rows() || column < 0 || column >= matrix_.columns()) return {-1, -1};
+  if (row < 0 || row >= matrix_.rows() || column < 0 || column >= matrix_.columns())
+    return {-1, -1};
   return {column, row};
 }
 

@@ -15,9 +15,8 @@ class HeatmapPlot : public QCustomPlot {
   const AttentionMatrix& matrix() const { return matrix_; }
 
   void setGradient(const QCPColorGradient& gradient);
-  /// Fixes the colour scale (shared scales in the compare grid); autoRange() returns to [0, max].
+  /// Fixes the colour scale for this and later matrices (shared scales in the compare grid).
   void setDataRange(const QCPRange& range);
-  void setAutoRange();
   /// One colour scale for all: [0, the largest weight any of them shows].
   static void shareDataRange(const QList<HeatmapPlot*>& plots);
   QCPRange dataRange() const;

@@ -13,6 +13,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
@@ -27,15 +28,24 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "colormaps.h"
 #include "compare_view.h"
+#include "decoding_controller.h"
 #include "export_size_dialog.h"
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
 #include "step_panel.h"
 
 namespace attnscope::ui {
+namespace {
+
+// The pages of the tab widget and the entries of the search box, in the order they are added.
+enum class Tab { Translation = 0, Compare = 1 };
+enum class Search { Greedy = 0, Beam = 1 };
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("attnscope"));
@@ -49,30 +59,38 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // only spins. Measured with attnscope-gui-bench: translate + redraw 17 ms with one thread on
   // the worker, against 40 ms to over a second with two while the machine is busy.
   post([] { set_thread_count(1); });
-  connect(worker_, &EngineWorker::sessionChanged, this, &MainWindow::showSnapshot);
-  connect(worker_, &EngineWorker::beamReady, this, &MainWindow::showBeam);
+  controller_ = new DecodingController(worker_, this);
+  connect(controller_, &DecodingController::snapshotChanged, this, &MainWindow::showSnapshot);
+  connect(controller_, &DecodingController::beamReady, this, &MainWindow::showBeam);
   connect(worker_, &EngineWorker::errorOccurred, this, &MainWindow::showError);
-  connect(worker_, &EngineWorker::modelLoaded, this, [this](const QString& key, const ModelInfo& info) {
-    infos_.insert(key, info);
-    if (key == currentKey()) showModelInfo();
-  });
-  connect(worker_, &EngineWorker::compareProgress, this, [this](quint64 generation, int done, int total) {
-    if (generation == compareGeneration_)
-      compare_->setStatus(tr("Decoding with %1 of %2 models…").arg(done).arg(total));
-  });
-  connect(worker_, &EngineWorker::compareReady, this, [this](quint64 generation, const CompareResult& result) {
-    if (generation != compareGeneration_) return;
-    compare_->setResult(result);
-    Q_EMIT compareUpdated();
-  });
+  connect(worker_, &EngineWorker::modelsFound, this, &MainWindow::listModels);
+  connect(worker_, &EngineWorker::modelFileRead, this, &MainWindow::addModelFile);
+  connect(worker_, &EngineWorker::modelFileFailed, this,
+          [this](const QString& /*path*/, const QString& message) {
+            --openingFiles_;
+            showError(message);
+            runDeferred();
+          });
+  connect(worker_, &EngineWorker::modelLoaded, this,
+          [this](const QString& key, const ModelInfo& info) {
+            infos_.insert(key, info);
+            if (key == currentKey()) showModelInfo();
+          });
+  connect(worker_, &EngineWorker::compareProgress, this,
+          [this](quint64 generation, int done, int total) {
+            if (generation == compareGeneration_)
+              compare_->setStatus(tr("Decoding with %1 of %2 models…").arg(done).arg(total));
+          });
+  connect(worker_, &EngineWorker::compareReady, this,
+          [this](quint64 generation, const CompareResult& result) {
+            if (generation != compareGeneration_) return;
+            compare_->setResult(result);
+            Q_EMIT compareUpdated();
+          });
   createWidgets();
   createActions();
-  loadModels();
   restoreSettings();
-  connect(&playTimer_, &QTimer::timeout, this, [this] {
-    if (session_ && session_->finished) togglePlay();
-    else stepForward();
-  });
+  post([w = worker_] { w->findModels(); });  // file system access, so not on this thread
   source_->setFocus();
 }
 
@@ -112,6 +130,7 @@ void MainWindow::createWidgets() {
 
   heatmap_ = new HeatmapPlot(this);
   heatmap_->setFocusPolicy(Qt::StrongFocus);
+  heatmap_->installEventFilter(this);  // typing there starts a new sentence
   stepPanel_ = new StepPanel(this);
   beamList_ = new QListWidget(this);
   beamList_->setVisible(false);
@@ -163,7 +182,7 @@ void MainWindow::createWidgets() {
     if (!source_->text().trimmed().isEmpty()) translate();  // switching re-translates at once
   });
   connect(search_, &QComboBox::currentIndexChanged, this, [this](int index) {
-    beam_->setEnabled(index == 1);
+    beam_->setEnabled(static_cast<Search>(index) == Search::Beam);
     if (!source_->text().trimmed().isEmpty()) translate();
   });
   connect(beam_, &QSpinBox::valueChanged, this, [this] {
@@ -174,16 +193,19 @@ void MainWindow::createWidgets() {
     heatmap_->setShowValues(on);
     compare_->setShowValues(on);
   });
-  connect(speed_, &QSlider::valueChanged, this, [this](int perSecond) { playTimer_.setInterval(1000 / perSecond); });
-  playTimer_.setInterval(1000 / speed_->value());
+  connect(speed_, &QSlider::valueChanged, this,
+          [this](int perSecond) { controller_->setPlayInterval(1000 / perSecond); });
+  controller_->setPlayInterval(1000 / speed_->value());
+  connect(controller_, &DecodingController::playingChanged, this,
+          [this](bool playing) { playAction_->setText(playing ? tr("⏸ Pause") : tr("▶ Play")); });
   connect(heatmap_, &HeatmapPlot::rowClicked, this, [this](int row) {
-    selectedRow_ = row;
+    controller_->setSelectedRow(row);
     showSelectedStep();
   });
   connect(stepPanel_, &StepPanel::candidateChosen, this, &MainWindow::force);
   connect(beamList_, &QListWidget::currentRowChanged, this, &MainWindow::showHypothesis);
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
-    if (index == 1) requestCompare();
+    if (static_cast<Tab>(index) == Tab::Compare) requestCompare();
   });
   connect(compare_, &CompareView::compareRequested, this, &MainWindow::requestCompare);
 }
@@ -191,8 +213,8 @@ void MainWindow::createWidgets() {
 void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open model…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
-                                                      tr("attnscope models (*.attnmodel);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open model"), QString(), tr("attnscope models (*.attnmodel);;All files (*)"));
     if (!path.isEmpty()) openModelFile(path);
   });
   open->setShortcut(QKeySequence::Open);
@@ -202,11 +224,12 @@ void MainWindow::createActions() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-  examplesMenu_ = menuBar()->addMenu(tr("E&xamples"));
+  QMenu* examplesMenu = menuBar()->addMenu(tr("E&xamples"));
   QFile examples(QStringLiteral(":/examples.txt"));
   if (examples.open(QIODevice::ReadOnly | QIODevice::Text))
-    for (const QString& line : QString::fromUtf8(examples.readAll()).split('\n', Qt::SkipEmptyParts))
-      examplesMenu_->addAction(line, this, [this, line] { translateSentence(line); });
+    for (const QString& line :
+         QString::fromUtf8(examples.readAll()).split('\n', Qt::SkipEmptyParts))
+      examplesMenu->addAction(line, this, [this, line] { translateSentence(line); });
 
   QToolBar* bar = addToolBar(tr("Decoding"));
   bar->setObjectName(QStringLiteral("decodingToolBar"));
@@ -216,17 +239,23 @@ void MainWindow::createActions() {
   bar->addWidget(search_);
   bar->addWidget(beam_);
   bar->addSeparator();
-  auto addStepAction = [&](const QString& text, const QKeySequence& key, auto slot, const char* name) {
+  auto addStepAction = [&](const QString& text, const QKeySequence& key, auto slot,
+                           const char* name) {
     QAction* action = bar->addAction(text, this, slot);
     action->setShortcut(key);
     action->setToolTip(QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
     action->setObjectName(QLatin1String(name));
     return action;
   };
-  addStepAction(tr("Reset"), QKeySequence(Qt::Key_Home), &MainWindow::resetSteps, "resetAction");
-  addStepAction(tr("◀ Back"), QKeySequence(Qt::Key_Left), &MainWindow::stepBack, "stepBackAction");
-  playAction_ = addStepAction(tr("▶ Play"), QKeySequence(Qt::Key_Space), &MainWindow::togglePlay, "playAction");
-  addStepAction(tr("Step ▶"), QKeySequence(Qt::Key_Right), &MainWindow::stepForward, "stepForwardAction");
+  addStepAction(
+      tr("Reset"), QKeySequence(Qt::Key_Home), [this] { controller_->rewind(); }, "resetAction");
+  addStepAction(
+      tr("◀ Back"), QKeySequence(Qt::Key_Left), [this] { controller_->stepBack(); },
+      "stepBackAction");
+  playAction_ = addStepAction(tr("▶ Play"), QKeySequence(Qt::Key_Space), &MainWindow::togglePlay,
+                              "playAction");
+  addStepAction(tr("Step ▶"), QKeySequence(Qt::Key_Right), &MainWindow::stepForward,
+                "stepForwardAction");
   bar->addWidget(speed_);
   bar->addSeparator();
   bar->addWidget(new QLabel(tr(" Colours: "), this));
@@ -234,9 +263,10 @@ void MainWindow::createActions() {
   bar->addWidget(values_);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(tr("Reset &zoom"), QKeySequence(tr("Ctrl+0")), this, [this] { heatmap_->resetView(); });
+  view->addAction(tr("Reset &zoom"), QKeySequence(tr("Ctrl+0")), this,
+                  [this] { heatmap_->resetView(); });
   view->addAction(tr("&Compare all score functions"), QKeySequence(tr("Ctrl+K")), this,
-                  [this] { showCompare(tabs_->currentIndex() != 1); });
+                  [this] { showCompare(static_cast<Tab>(tabs_->currentIndex()) != Tab::Compare); });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Model info"), QKeySequence(tr("Ctrl+I")), this, [this] {
     const auto it = infos_.find(currentKey());
@@ -247,16 +277,24 @@ void MainWindow::createActions() {
         tr("Score function: %1\nLanguages: %2 → %3\nEmbedding %4, hidden %5, vocabularies %6 / %7\n"
            "Parameters: %8\nFile: %9 (%10 MB)\nTrained on: %11, %12 epochs (best: %13), %14 min\n"
            "Validation BLEU: %15\nTest BLEU (%16): greedy %17, beam 5 %18")
-            .arg(QString::fromStdString(m.config.score), QString::fromStdString(m.config.source_language),
+            .arg(QString::fromStdString(m.config.score),
+                 QString::fromStdString(m.config.source_language),
                  QString::fromStdString(m.config.target_language))
-            .arg(m.config.embedding).arg(m.config.hidden).arg(m.config.source_vocab).arg(m.config.target_vocab)
+            .arg(m.config.embedding)
+            .arg(m.config.hidden)
+            .arg(m.config.source_vocab)
+            .arg(m.config.target_vocab)
             .arg(m.parameters)
-            .arg(QString::fromStdString(m.path)).arg(m.file_bytes / 1e6, 0, 'f', 1)
-            .arg(QString::fromStdString(m.training.corpus)).arg(m.training.epochs).arg(m.training.best_epoch)
+            .arg(QString::fromStdString(m.path))
+            .arg(m.file_bytes / 1e6, 0, 'f', 1)
+            .arg(QString::fromStdString(m.training.corpus))
+            .arg(m.training.epochs)
+            .arg(m.training.best_epoch)
             .arg(m.training.seconds / 60.0, 0, 'f', 0)
             .arg(m.training.validation_bleu, 0, 'f', 2)
             .arg(QString::fromStdString(m.training.test_corpus))
-            .arg(m.training.test_bleu, 0, 'f', 2).arg(m.training.test_bleu_beam5, 0, 'f', 2));
+            .arg(m.training.test_bleu, 0, 'f', 2)
+            .arg(m.training.test_bleu_beam5, 0, 'f', 2));
   });
   help->addAction(tr("&About attnscope"), this, [this] {
     QMessageBox::about(this, tr("About attnscope"),
@@ -265,34 +303,47 @@ void MainWindow::createActions() {
   });
 }
 
-void MainWindow::loadModels() {
-  QStringList keys;
-  for (const std::string& name : score_function_names()) {
-    try {
-      const QString path = QString::fromStdString(resolve_model(name));
-      const QString key = QString::fromStdString(name);
-      post([w = worker_, key, path] { w->registerModel(key, path); });
-      keys << key;
-    } catch (const std::runtime_error&) {
-      // Not shipped with this build: not listed.
-    }
-  }
+void MainWindow::listModels(const QStringList& keys) {
+  modelsListed_ = true;
   {
     const QSignalBlocker block(models_);
-    models_->addItems(keys);
+    models_->insertItems(0, keys);  // before any model file opened meanwhile
   }
   compare_->setModels(keys);
   if (keys.isEmpty())
     statusBar()->showMessage(tr("No shipped models found: open one with File > Open model"));
+  runDeferred();
+  showModelInfo();
+  if (static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare) requestCompare();
+}
+
+void MainWindow::whenReady(std::function<void()> call) {
+  if (ready())
+    call();
+  else
+    deferred_ << std::move(call);
+}
+
+void MainWindow::runDeferred() {
+  if (!ready()) return;
+  const QList<std::function<void()>> calls = std::move(deferred_);
+  deferred_.clear();
+  for (const auto& call : calls) call();
 }
 
 QString MainWindow::currentKey() const { return models_->currentText(); }
 
-int MainWindow::beamSize() const { return search_->currentIndex() == 1 ? beam_->value() : 1; }
+int MainWindow::beamSize() const {
+  return static_cast<Search>(search_->currentIndex()) == Search::Beam ? beam_->value() : 1;
+}
 
-void MainWindow::selectModel(const QString& key) { models_->setCurrentText(key); }
+void MainWindow::selectModel(const QString& key) {
+  whenReady([this, key] { models_->setCurrentText(key); });
+}
 
-void MainWindow::showCompare(bool compare) { tabs_->setCurrentIndex(compare ? 1 : 0); }
+void MainWindow::showCompare(bool compare) {
+  tabs_->setCurrentIndex(static_cast<int>(compare ? Tab::Compare : Tab::Translation));
+}
 
 void MainWindow::translateSentence(const QString& sentence) {
   source_->setText(sentence);
@@ -301,106 +352,73 @@ void MainWindow::translateSentence(const QString& sentence) {
 
 void MainWindow::stepSentence(const QString& sentence, int steps) {
   source_->setText(sentence);
+  if (!ready()) {
+    deferred_ << [this, sentence, steps] { stepSentence(sentence, steps); };
+    return;
+  }
   source_->addToHistory(sentence);
-  sessionSentence_ = sentence;
-  selectedRow_ = -1;
-  mainGeneration_ = worker_->nextGeneration();
-  post([w = worker_, g = mainGeneration_, key = currentKey(), sentence, steps] {
-    w->startSession(g, key, sentence, false);
-    w->stepForward(g, steps);
-  });
+  controller_->start(currentKey(), sentence, steps);
   heatmap_->setFocus();
 }
 
 void MainWindow::translate() {
+  if (!ready()) {
+    deferred_ << [this] { translate(); };
+    return;
+  }
   const QString sentence = source_->text();
-  playTimer_.stop();
-  playAction_->setText(tr("▶ Play"));
   if (currentKey().isEmpty()) {
+    controller_->clear();
     showError(tr("No model: open one with File > Open model"));
     return;
   }
   source_->addToHistory(sentence);
-  sessionSentence_ = sentence;
-  selectedRow_ = -1;
   if (sentence.trimmed().isEmpty()) {  // nothing to translate: an empty view, not an error
-    session_.reset();
+    controller_->clear();
     heatmap_->setMatrix({});
     output_->clear();
     stepPanel_->showStep(nullptr, 0, {});
     Q_EMIT heatmapUpdated();
     return;
   }
-  mainGeneration_ = worker_->nextGeneration();
   const int beam = beamSize();
-  post([w = worker_, g = mainGeneration_, key = currentKey(), sentence, beam] {
-    w->translate(g, key, sentence, beam);
-  });
-  if (tabs_->currentIndex() == 1) requestCompare();
+  if (beam > 1)
+    controller_->translateBeam(currentKey(), sentence, beam);
+  else
+    controller_->start(currentKey(), sentence);
+  if (static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare) requestCompare();
   heatmap_->setFocus();  // so → ← Space Home step at once
 }
 
+bool MainWindow::startsNewSession() const {
+  return !source_->text().trimmed().isEmpty() &&
+         !controller_->isSessionOf(currentKey(), source_->text());
+}
+
 void MainWindow::stepForward() {
-  if (source_->text().trimmed().isEmpty()) return;
-  mainGeneration_ = worker_->nextGeneration();
-  const bool fresh = !session_ || session_->modelKey != currentKey() || sessionSentence_ != source_->text();
-  if (fresh) {
-    sessionSentence_ = source_->text();
-    post([w = worker_, g = mainGeneration_, key = currentKey(), s = sessionSentence_] {
-      w->startSession(g, key, s, false);
-      w->stepForward(g, 1);
-    });
-  } else {
-    post([w = worker_, g = mainGeneration_] { w->stepForward(g, 1); });
-  }
-  selectedRow_ = -1;
-}
-
-void MainWindow::stepBack() {
-  if (!session_) return;
-  mainGeneration_ = worker_->nextGeneration();
-  post([w = worker_, g = mainGeneration_] { w->stepBack(g, 1); });
-  selectedRow_ = -1;
-}
-
-void MainWindow::resetSteps() {
-  if (!session_) return;
-  playTimer_.stop();
-  mainGeneration_ = worker_->nextGeneration();
-  post([w = worker_, g = mainGeneration_] { w->stepBack(g, 1 << 20); });
-  selectedRow_ = -1;
+  // A sentence typed but not translated yet (or a beam shown) starts stepping from its first step.
+  if (startsNewSession())
+    controller_->start(currentKey(), source_->text(), 1);
+  else
+    controller_->stepForward();
 }
 
 void MainWindow::togglePlay() {
-  if (playTimer_.isActive()) {
-    playTimer_.stop();
-    playAction_->setText(tr("▶ Play"));
-    return;
-  }
-  if (session_ && session_->finished && sessionSentence_ == source_->text()) resetSteps();
-  playTimer_.start();
-  playAction_->setText(tr("⏸ Pause"));
+  if (startsNewSession()) controller_->start(currentKey(), source_->text(), 0);
+  controller_->togglePlay();
 }
 
-void MainWindow::force(const QString& token) {
-  if (!session_) return;
-  const int steps = static_cast<int>(session_->steps.size());
-  const int row = selectedRow_ >= 0 && selectedRow_ < steps ? selectedRow_ : steps - 1;
-  if (row < 0) return;
-  mainGeneration_ = worker_->nextGeneration();
-  post([w = worker_, g = mainGeneration_, row, token] { w->force(g, row, token); });
-  selectedRow_ = row;
-}
+void MainWindow::force(const QString& token) { controller_->force(controller_->shownRow(), token); }
 
-void MainWindow::showSnapshot(quint64 generation, const SessionSnapshot& snapshot) {
-  if (generation != mainGeneration_) return;  // an answer to a request since replaced
-  session_ = snapshot;
+void MainWindow::showSnapshot() {
+  const SessionSnapshot& snapshot = *controller_->snapshot();
   beamHypotheses_.clear();
   beamList_->clear();
   beamList_->setVisible(false);
   const QString label = snapshot.modelKey;
   // While stepping, leave room for about as many rows as the source has, so rows keep their size.
-  heatmap_->setReservedRows(snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
+  heatmap_->setReservedRows(
+      snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
   heatmap_->setMatrix(AttentionMatrix::fromTranslation(snapshot.translation, QString()));
   QString text = QString::fromStdString(snapshot.translation.text()).toHtmlEscaped();
   if (!snapshot.finished) text += QStringLiteral(" <span style='color:gray'>…</span>");
@@ -410,39 +428,42 @@ void MainWindow::showSnapshot(quint64 generation, const SessionSnapshot& snapsho
                 .arg(snapshot.translation.source.tokens.size() - 1);
   if (!snapshot.translation.source.unknown_words.empty()) {
     QStringList unknown;
-    for (const auto& w : snapshot.translation.source.unknown_words) unknown << QString::fromStdString(w);
-    text += tr("<br><i>Unknown words (read as &lt;unk&gt;): %1</i>").arg(unknown.join(", ").toHtmlEscaped());
+    for (const auto& w : snapshot.translation.source.unknown_words)
+      unknown << QString::fromStdString(w);
+    text += tr("<br><i>Unknown words (read as &lt;unk&gt;): %1</i>")
+                .arg(unknown.join(", ").toHtmlEscaped());
   }
   output_->setText(text);
   showSelectedStep();
-  statusBar()->showMessage(tr("%1: %2 steps%3").arg(label).arg(snapshot.steps.size())
+  statusBar()->showMessage(tr("%1: %2 steps%3")
+                               .arg(label)
+                               .arg(snapshot.steps.size())
                                .arg(snapshot.finished ? tr(", finished") : QString()),
                            4000);
   Q_EMIT heatmapUpdated();
 }
 
 void MainWindow::showSelectedStep() {
-  if (!session_ || session_->steps.empty()) {
-    heatmap_->setCurrentRow(-1);
+  const int row = controller_->shownRow();
+  heatmap_->setCurrentRow(row);
+  if (row < 0) {
     stepPanel_->showStep(nullptr, 0, {});
     return;
   }
-  const int steps = static_cast<int>(session_->steps.size());
-  const int row = selectedRow_ >= 0 && selectedRow_ < steps ? selectedRow_ : steps - 1;
-  heatmap_->setCurrentRow(row);
+  const SessionSnapshot& session = *controller_->snapshot();
   QStringList sourceTokens;
-  for (const auto& t : session_->translation.source.tokens) sourceTokens << QString::fromStdString(t);
-  stepPanel_->showStep(&session_->steps[row], row, sourceTokens);
+  for (const auto& t : session.translation.source.tokens) sourceTokens << QString::fromStdString(t);
+  stepPanel_->showStep(&session.steps[row], row, sourceTokens);
 }
 
-void MainWindow::showBeam(quint64 generation, const QList<Translation>& hypotheses) {
-  if (generation != mainGeneration_ || hypotheses.isEmpty()) return;
-  session_.reset();
+void MainWindow::showBeam(const QList<Translation>& hypotheses) {
+  if (hypotheses.isEmpty()) return;
   beamHypotheses_ = hypotheses;
   const QSignalBlocker block(beamList_);
   beamList_->clear();
   for (const Translation& t : hypotheses)
-    beamList_->addItem(QStringLiteral("%1   (%2)").arg(QString::fromStdString(t.text())).arg(t.score, 0, 'f', 3));
+    beamList_->addItem(
+        QStringLiteral("%1   (%2)").arg(QString::fromStdString(t.text())).arg(t.score, 0, 'f', 3));
   beamList_->setVisible(true);
   beamList_->setCurrentRow(0);
   showHypothesis(0);
@@ -474,12 +495,15 @@ void MainWindow::requestCompare() {
   compareGeneration_ = worker_->nextGeneration(EngineWorker::Channel::Compare);
   QStringList keys;
   for (HeatmapPlot* plot : compare_->plots()) keys << plot->matrix().title;
-  post([w = worker_, g = compareGeneration_, keys, sentence, target] { w->compare(g, keys, sentence, target); });
+  post([w = worker_, g = compareGeneration_, keys, sentence, target] {
+    w->compare(g, keys, sentence, target);
+  });
 }
 
 void MainWindow::showError(const QString& message) {
   // Not exec(): a modal loop here would stall the window's updates (and tests).
-  auto* box = new QMessageBox(QMessageBox::Warning, tr("attnscope"), message, QMessageBox::Ok, this);
+  auto* box =
+      new QMessageBox(QMessageBox::Warning, tr("attnscope"), message, QMessageBox::Ok, this);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
   statusBar()->showMessage(message, 8000);
@@ -487,6 +511,10 @@ void MainWindow::showError(const QString& message) {
 
 void MainWindow::showModelInfo() {
   const QString key = currentKey();
+  if (key.isEmpty()) {
+    modelStatus_->clear();
+    return;
+  }
   const auto it = infos_.find(key);
   if (it == infos_.end()) {
     modelStatus_->setText(tr("%1 (loading…)").arg(key));
@@ -494,7 +522,9 @@ void MainWindow::showModelInfo() {
     return;
   }
   const ModelInfo& m = *it;
-  QString bleu = m.training.test_bleu >= 0 ? tr(", test BLEU %1").arg(m.training.test_bleu, 0, 'f', 1) : QString();
+  QString bleu = m.training.test_bleu >= 0
+                     ? tr(", test BLEU %1").arg(m.training.test_bleu, 0, 'f', 1)
+                     : QString();
   const QString score = QString::fromStdString(m.config.score);
   modelStatus_->setText(tr("%1 · %2M parameters%3")
                             .arg(key == score ? key : QStringLiteral("%1 (%2)").arg(key, score))
@@ -502,25 +532,26 @@ void MainWindow::showModelInfo() {
                             .arg(bleu));
 }
 
-bool MainWindow::openModelFile(const QString& path) {
-  ModelInfo info;
-  try {
-    info = read_model_info(path.toStdString());
-  } catch (const std::exception& e) {
-    showError(QString::fromStdString(e.what()));
-    return false;
-  }
+void MainWindow::openModelFile(const QString& path) {
+  ++openingFiles_;  // calls that need a model wait for it, as they would for a synchronous open
+  post([w = worker_, path] { w->readModelFile(path); });
+}
+
+void MainWindow::addModelFile(const QString& path, const ModelInfo& info) {
+  --openingFiles_;
   QString key = QFileInfo(path).completeBaseName();
-  if (models_->findText(key) >= 0) key += QStringLiteral(" (%1)").arg(QFileInfo(path).absolutePath());
+  if (models_->findText(key) >= 0)
+    key += QStringLiteral(" (%1)").arg(QFileInfo(path).absolutePath());
   post([w = worker_, key, path] { w->registerModel(key, path); });
-  infos_.remove(key);
+  infos_.insert(key, info);
   models_->addItem(key);
   models_->setCurrentText(key);
-  return true;
+  Q_EMIT modelOpened(key);
+  runDeferred();
 }
 
 void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
-  const bool grid = tabs_->currentIndex() == 1;
+  const bool grid = static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare;
   ExportOptions o = options;
   o.columns = 3;
   try {
@@ -537,12 +568,15 @@ void MainWindow::exportDialog() {
   QString selected;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export heatmap"), folder + QStringLiteral("/attention.png"),
-      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV table (*.csv);;JSON (*.json)"),
+      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV table (*.csv);;JSON "
+         "(*.json)"),
       &selected);
   if (path.isEmpty()) return;
   settings.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
   ExportOptions options;
-  const QWidget* shown = tabs_->currentIndex() == 1 ? static_cast<QWidget*>(compare_) : heatmap_;
+  const QWidget* shown = static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare
+                             ? static_cast<QWidget*>(compare_)
+                             : heatmap_;
   options.size = shown->size();
   const auto format = exportFormatFor(path);
   if (format == ExportFormat::Png || format == ExportFormat::Pdf || format == ExportFormat::Svg) {
@@ -565,14 +599,17 @@ void MainWindow::restoreSettings() {
   restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
   if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
     splitter->restoreState(settings.value(QStringLiteral("splitter")).toByteArray());
-  const QSignalBlocker blockModels(models_);
-  const QString score = settings.value(QStringLiteral("score"), QStringLiteral("additive")).toString();
-  if (models_->findText(score) >= 0) models_->setCurrentText(score);
-  colormaps_->setCurrentText(settings.value(QStringLiteral("colormap"), QStringLiteral("viridis")).toString());
+  const QString score =
+      settings.value(QStringLiteral("score"), QStringLiteral("additive")).toString();
+  whenReady([this, score] {
+    const QSignalBlocker blockModels(models_);
+    if (models_->findText(score) >= 0) models_->setCurrentText(score);
+  });
+  colormaps_->setCurrentText(
+      settings.value(QStringLiteral("colormap"), QStringLiteral("viridis")).toString());
   applyColormap(colormaps_->currentText());
   values_->setChecked(settings.value(QStringLiteral("showValues"), false).toBool());
   source_->setHistory(settings.value(QStringLiteral("history")).toStringList());
-  showModelInfo();
 }
 
 void MainWindow::saveSettings() {
@@ -581,8 +618,9 @@ void MainWindow::saveSettings() {
   settings.setValue(QStringLiteral("windowState"), saveState());
   if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
     settings.setValue(QStringLiteral("splitter"), splitter->saveState());
-  if (score_function_names().end() !=
-      std::find(score_function_names().begin(), score_function_names().end(), currentKey().toStdString()))
+  if (score_function_names().end() != std::find(score_function_names().begin(),
+                                                score_function_names().end(),
+                                                currentKey().toStdString()))
     settings.setValue(QStringLiteral("score"), currentKey());
   settings.setValue(QStringLiteral("colormap"), colormaps_->currentText());
   settings.setValue(QStringLiteral("showValues"), values_->isChecked());
@@ -601,6 +639,32 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
   for (const QUrl& url : event->mimeData()->urls())
     if (url.isLocalFile()) openModelFile(url.toLocalFile());
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  // After a translation the heatmap has the focus for the step keys; a printable character typed
+  // there starts the next sentence, as in a search box: it replaces the input line's text.
+  const bool keyEvent =
+      event->type() == QEvent::KeyPress || event->type() == QEvent::ShortcutOverride;
+  if (watched == heatmap_ && keyEvent) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    const bool printable = !key->text().isEmpty() && key->text().front().isPrint() &&
+                           !(key->modifiers() & (Qt::ControlModifier | Qt::AltModifier));
+    // Once typing has started, Space is part of the sentence, not Play.
+    if (event->type() == QEvent::ShortcutOverride) {
+      if (printable && focusWidget() == source_) event->accept();
+      return printable && focusWidget() == source_;
+    }
+    if (printable) {
+      if (focusWidget() != source_) {  // the first character: not when it goes on typing
+        source_->selectAll();
+        source_->setFocus(Qt::ShortcutFocusReason);
+      }
+      QCoreApplication::sendEvent(source_, event);
+      return true;
+    }
+  }
+  return QMainWindow::eventFilter(watched, event);
 }
 
 }  // namespace attnscope::ui

@@ -1,9 +1,9 @@
 #pragma once
 // The attnscope window: type a sentence, watch it decode, switch and compare score functions.
+#include <QList>
 #include <QMainWindow>
 #include <QThread>
-#include <QTimer>
-#include <optional>
+#include <functional>
 
 #include "engine_worker.h"
 #include "exporter.h"
@@ -20,6 +20,7 @@ class QTabWidget;
 namespace attnscope::ui {
 
 class CompareView;
+class DecodingController;
 class HeatmapPlot;
 class HistoryLineEdit;
 class StepPanel;
@@ -34,8 +35,9 @@ class MainWindow : public QMainWindow {
   void translateSentence(const QString& sentence);
   /// Puts `sentence` in the input and decodes its first `steps` steps (step mode).
   void stepSentence(const QString& sentence, int steps);
-  /// Adds a model file to the score function list and selects it; false (and a dialog) on error.
-  bool openModelFile(const QString& path);
+  /// Reads a model file's header on the engine thread, then adds it to the score function list
+  /// and selects it (modelOpened), or shows a dialog naming the problem.
+  void openModelFile(const QString& path);
   /// Exports the current heatmap, or the compare grid when that tab is shown.
   void exportTo(const QString& path, const ExportOptions& options);
   void selectModel(const QString& key);
@@ -49,36 +51,43 @@ class MainWindow : public QMainWindow {
   QComboBox* modelBox() const { return models_; }
   QListWidget* beamList() const { return beamList_; }
   QLabel* outputLabel() const { return output_; }
-  const std::optional<SessionSnapshot>& session() const { return session_; }
+  DecodingController* controller() const { return controller_; }
 
  Q_SIGNALS:
   /// The heatmap shows a new result (after translate, step, force, beam or model switch).
   void heatmapUpdated();
   void compareUpdated();
+  /// A model file opened with openModelFile() is listed under `key` and selected.
+  void modelOpened(const QString& key);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void createWidgets();
   void createActions();
-  void loadModels();
+  void listModels(const QStringList& keys);
+  void addModelFile(const QString& path, const ModelInfo& info);
+  // Until the model list is known and opened files are read, calls that need a model wait.
+  bool ready() const { return modelsListed_ && openingFiles_ == 0; }
+  void whenReady(std::function<void()> call);
+  void runDeferred();
   void restoreSettings();
   void saveSettings();
 
   QString currentKey() const;
   int beamSize() const;
   void translate();
+  bool startsNewSession() const;
   void stepForward();
-  void stepBack();
-  void resetSteps();
   void togglePlay();
   void force(const QString& token);
   void requestCompare();
-  void showSnapshot(quint64 generation, const SessionSnapshot& snapshot);
-  void showBeam(quint64 generation, const QList<Translation>& hypotheses);
+  void showSnapshot();
+  void showBeam(const QList<Translation>& hypotheses);
   void showHypothesis(int index);
   void showSelectedStep();
   void showError(const QString& message);
@@ -90,9 +99,12 @@ class MainWindow : public QMainWindow {
 
   QThread workerThread_;
   EngineWorker* worker_ = nullptr;  // lives on workerThread_
-  quint64 mainGeneration_ = 0;
+  DecodingController* controller_ = nullptr;
   quint64 compareGeneration_ = 0;
   QHash<QString, ModelInfo> infos_;
+  bool modelsListed_ = false;
+  int openingFiles_ = 0;
+  QList<std::function<void()>> deferred_;
 
   HistoryLineEdit* source_ = nullptr;
   QComboBox* models_ = nullptr;
@@ -109,13 +121,8 @@ class MainWindow : public QMainWindow {
   QLabel* modelStatus_ = nullptr;
   CompareView* compare_ = nullptr;
   QAction* playAction_ = nullptr;
-  QMenu* examplesMenu_ = nullptr;
-  QTimer playTimer_;
 
-  std::optional<SessionSnapshot> session_;  // what the main heatmap shows in greedy mode
-  QString sessionSentence_;
   QList<Translation> beamHypotheses_;
-  int selectedRow_ = -1;  // the step shown in the step panel; −1: the last one
 };
 
 }  // namespace attnscope::ui

@@ -18,7 +18,6 @@ class StepPanel : public QWidget {
   /// `step` may be null (nothing decoded yet); `index` counts from 0.
   void showStep(const Step* step, int index, const QStringList& sourceTokens);
   CandidatesView* candidates() const { return candidates_; }
-  QLabel* entropyLabel() const { return entropy_; }
 
  Q_SIGNALS:
   void candidateChosen(const QString& token);

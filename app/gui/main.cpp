@@ -1,7 +1,5 @@
 // attnscope: the desktop app. `attnscope "A sentence."` starts with it translated;
 // `attnscope model.attnmodel` opens that model too.
-#include <attnscope/translator.h>
-
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -16,11 +14,12 @@ int main(int argc, char** argv) {
   QApplication::setWindowIcon(QIcon(QStringLiteral(":/attnscope.svg")));
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Explore attention in neural machine translation."));
+  parser.setApplicationDescription(
+      QStringLiteral("Explore attention in neural machine translation."));
   parser.addHelpOption();
   parser.addVersionOption();
   const QCommandLineOption compareOption(QStringLiteral("compare"),
-                                        QStringLiteral("start in the compare view"));
+                                         QStringLiteral("start in the compare view"));
   const QCommandLineOption stepOption(QStringLiteral("step"),
                                       QStringLiteral("start in step mode after N decoding steps"),
                                       QStringLiteral("N"));
@@ -28,11 +27,11 @@ int main(int argc, char** argv) {
                                        QStringLiteral("start with this score function"),
                                        QStringLiteral("NAME"));
   parser.addOptions({compareOption, stepOption, scoreOption});
-  parser.addPositionalArgument(QStringLiteral("sentence"),
-                               QStringLiteral("an English sentence to translate at start, or a .attnmodel file to open"));
+  parser.addPositionalArgument(
+      QStringLiteral("sentence"),
+      QStringLiteral("an English sentence to translate at start, or a .attnmodel file to open"));
   parser.process(app);
 
-  attnscope::set_thread_count(0);  // Debian's libtorch would otherwise decode on one core
   attnscope::ui::MainWindow window;
   window.resize(1280, 800);
   window.show();

@@ -66,6 +66,8 @@ void HostileInputTest::init() {
   window_->selectModel("location");
   window_->show();
   QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  // The model list comes from the engine thread.
+  QTRY_COMPARE(window_->modelBox()->currentText(), QStringLiteral("location"));
 }
 
 void HostileInputTest::cleanup() { window_.reset(); }
@@ -108,6 +110,7 @@ void HostileInputTest::hostileSentences_data() {
 
 void HostileInputTest::hostileSentences() {
   QFETCH(QString, sentence);
+  translate(QStringLiteral("a b c"));  // something to replace, so an empty result shows
   translate(sentence);
   const AttentionMatrix& m = window_->heatmap()->matrix();
   QCOMPARE(m.targetTokens.size(), m.rows());
@@ -119,6 +122,9 @@ void HostileInputTest::hostileSentences() {
     for (const QString& token : m.sourceTokens.mid(0, m.columns() - 1))
       QVERIFY2(token != "<unk>" && token != "</s>" && token != "<s>" && token != "<pad>",
                qPrintable(token));
+  } else {
+    QCOMPARE(m.rows(), 0);  // nothing to translate: an empty view
+    QVERIFY(window_->outputLabel()->text().isEmpty());
   }
   if (sentence.startsWith(QStringLiteral("a a a")))
     QVERIFY2(window_->outputLabel()->text().contains(QStringLiteral("5000 words")),
@@ -159,8 +165,11 @@ void HostileInputTest::badModelFiles() {
   QFETCH(QString, path);
   QFETCH(QString, problem);
   const int models = window_->modelBox()->count();
-  QVERIFY(!window_->openModelFile(path));
+  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
+  window_->openModelFile(path);  // read on the engine thread; the answer is a dialog
+  QTRY_VERIFY_WITH_TIMEOUT(!window_->findChildren<QMessageBox*>().isEmpty(), 10000);
   const QString error = takeError();
+  QVERIFY(opened.isEmpty());
   QVERIFY2(error.contains(QStringLiteral("'%1'").arg(path)), qPrintable(error));
   QVERIFY2(error.contains(problem), qPrintable(error));
   QVERIFY2(!error.contains('\n'), qPrintable(error));
@@ -180,7 +189,11 @@ void HostileInputTest::damagedWeightsShowAnErrorWhenTheModelIsUsed() {
   QVERIFY(damaged.open(QIODevice::WriteOnly));
   damaged.write(bytes);
   damaged.close();
-  QVERIFY(window_->openModelFile(path));
+  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
+  window_->openModelFile(path);
+  QVERIFY(opened.wait(10000));
+  QCOMPARE(opened[0][0].toString(), QStringLiteral("damaged"));
+  QCOMPARE(window_->modelBox()->currentText(), QStringLiteral("damaged"));
   window_->sourceEdit()->setText(QStringLiteral("a b c"));
   QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
   QTRY_VERIFY_WITH_TIMEOUT(!window_->findChildren<QMessageBox*>().isEmpty(), 20000);
@@ -216,7 +229,8 @@ void HostileInputTest::badExportPaths() {
   translate(QStringLiteral("a b c"));
   window_->exportTo(path, ExportOptions{});
   const QString error = takeError();
-  QVERIFY2(error.startsWith(QStringLiteral("cannot export to '%1': ").arg(path)), qPrintable(error));
+  QVERIFY2(error.startsWith(QStringLiteral("cannot export to '%1': ").arg(path)),
+           qPrintable(error));
   QVERIFY2(error.contains(problem), qPrintable(error));
   QVERIFY2(!error.contains('\n'), qPrintable(error));
   QVERIFY(!QFileInfo(path).isFile());

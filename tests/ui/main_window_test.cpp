@@ -1,5 +1,7 @@
 // QtTest on the real widgets (QT_QPA_PLATFORM=offscreen): the window over six small untrained
 // models, one per score function, made by the test itself.
+#include "main_window.h"
+
 #include <attnscope/model_catalog.h>
 
 #include <QComboBox>
@@ -16,10 +18,10 @@
 
 #include "candidates_view.h"
 #include "compare_view.h"
+#include "decoding_controller.h"
 #include "engine/test_models.h"
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
-#include "main_window.h"
 #include "step_panel.h"
 
 using namespace attnscope::ui;
@@ -40,9 +42,13 @@ class MainWindowTest : public QObject {
   void corruptModelShowsErrorAndWindowStaysUsable();
   void historyWalksBackAndForth();
   void beamListsHypothesesAndShowsTheChosenOne();
+  void quickStepKeysAndPlayAllTakeEffect();
+  void typingOnTheHeatmapStartsTheNextSentence();
 
  private:
   void typeAndTranslate(const QString& sentence);
+  // Waits until the window has shown the answer to its newest step request.
+  bool settle();
   QStringList tickLabels(QCPAxis* axis) const;
 
   QTemporaryDir models_;
@@ -64,6 +70,8 @@ void MainWindowTest::init() {
   window_->selectModel("additive");
   window_->show();
   QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  // The model list comes from the engine thread.
+  QTRY_COMPARE(window_->modelBox()->currentText(), QString("additive"));
 }
 
 void MainWindowTest::cleanup() { window_.reset(); }
@@ -74,6 +82,10 @@ void MainWindowTest::typeAndTranslate(const QString& sentence) {
   QTest::keyClicks(window_->sourceEdit(), sentence);
   QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
   QVERIFY(updated.wait(10000));
+}
+
+bool MainWindowTest::settle() {
+  return QTest::qWaitFor([&] { return !window_->controller()->busy(); }, 20000);
 }
 
 QStringList MainWindowTest::tickLabels(QCPAxis* axis) const {
@@ -123,7 +135,6 @@ void MainWindowTest::steppingAddsAndRemovesRows() {
 void MainWindowTest::forcingACandidateChangesTheToken() {
   typeAndTranslate("a b c");
   const QString before = window_->heatmap()->matrix().targetTokens.value(0);
-  QSignalSpy rowClicked(window_->heatmap(), &HeatmapPlot::rowClicked);
   Q_EMIT window_->heatmap()->rowClicked(0);  // select the first step
   CandidatesView* candidates = window_->stepPanel()->candidates();
   QVERIFY(candidates->count() >= 2);
@@ -134,7 +145,7 @@ void MainWindowTest::forcingACandidateChangesTheToken() {
                     candidates->visualItemRect(candidates->item(1)).center());
   QVERIFY(updated.wait(5000));
   QCOMPARE(window_->heatmap()->matrix().targetTokens.value(0), alternative);
-  QVERIFY(window_->session()->steps.front().forced);
+  QVERIFY(window_->controller()->snapshot()->steps.front().forced);
 }
 
 void MainWindowTest::switchingScoreFunctionChangesTheMatrix() {
@@ -146,7 +157,7 @@ void MainWindowTest::switchingScoreFunctionChangesTheMatrix() {
   const AttentionMatrix location = window_->heatmap()->matrix();
   QCOMPARE(location.sourceTokens, additive.sourceTokens);
   QVERIFY(location.weights != additive.weights);
-  QCOMPARE(window_->session()->modelKey, QString("location"));
+  QCOMPARE(window_->controller()->snapshot()->modelKey, QString("location"));
 }
 
 void MainWindowTest::compareGridHoldsSixPlotsAndCommonTargetSharesAxes() {
@@ -156,7 +167,7 @@ void MainWindowTest::compareGridHoldsSixPlotsAndCommonTargetSharesAxes() {
   QVERIFY(compared.wait(10000));
   CompareView* view = window_->compareView();
   QCOMPARE(view->plots().size(), 6);
-  view->modeBox()->setCurrentIndex(2);  // common target: the output of a model
+  view->setMode(CompareTarget::Kind::ModelOutput);
   QVERIFY(compared.wait(10000));
   const AttentionMatrix& first = view->plots().front()->matrix();
   QVERIFY(first.rows() > 0);
@@ -198,7 +209,8 @@ void MainWindowTest::exportWritesValidFilesOfTheRequestedSize() {
   QVERIFY(pdf.open(QIODevice::ReadOnly));
   const QByteArray pdfBytes = pdf.readAll();
   QVERIFY(pdfBytes.startsWith("%PDF-"));
-  QVERIFY(QRegularExpression(R"(/MediaBox \[0 0 640(\.0+)? 480(\.0+)?\])").match(pdfBytes).hasMatch());
+  QVERIFY(
+      QRegularExpression(R"(/MediaBox \[0 0 640(\.0+)? 480(\.0+)?\])").match(pdfBytes).hasMatch());
   window_->exportTo(out.filePath("h.svg"), options);
   QFile svg(out.filePath("h.svg"));
   QVERIFY(svg.open(QIODevice::ReadOnly));
@@ -229,12 +241,14 @@ void MainWindowTest::corruptModelShowsErrorAndWindowStaysUsable() {
   QVERIFY(bad.open(QIODevice::WriteOnly));
   bad.write("ATTNSCOPE-MODEL\n\x01\x00");
   bad.close();
-  QVERIFY(!window_->openModelFile(dir.filePath("broken.attnmodel")));
+  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
+  window_->openModelFile(dir.filePath("broken.attnmodel"));
   QMessageBox* box = nullptr;
   QTRY_VERIFY((box = window_->findChild<QMessageBox*>()) != nullptr);
   QVERIFY(box->text().contains("truncated"));
   QVERIFY(box->text().contains("broken.attnmodel"));
   box->close();
+  QVERIFY(opened.isEmpty());
   QCOMPARE(window_->modelBox()->findText("broken"), -1);
   typeAndTranslate("a b");  // still works
   QVERIFY(window_->heatmap()->matrix().rows() > 0);
@@ -271,6 +285,53 @@ void MainWindowTest::beamListsHypothesesAndShowsTheChosenOne() {
   const AttentionMatrix second = window_->heatmap()->matrix();
   QVERIFY(second.targetTokens != best.targetTokens);
   QCOMPARE(second.sourceTokens, best.sourceTokens);
+}
+
+void MainWindowTest::quickStepKeysAndPlayAllTakeEffect() {
+  // 19 words: the test models read 20 tokens and stop after at most 2 × 20 + 10 steps.
+  typeAndTranslate("a b c d e f g h i j a b c d e f g h i");
+  const int full = window_->heatmap()->matrix().rows();
+  QVERIFY2(full > 35, qPrintable(QString::number(full)));
+  HeatmapPlot* heatmap = window_->heatmap();
+  QCOMPARE(QApplication::focusWidget(), heatmap);
+  QTest::keyClick(heatmap, Qt::Key_Home);
+  QVERIFY(settle());
+  QCOMPARE(heatmap->matrix().rows(), 0);
+  // Holding → down: 30 presses, none waiting for the one before.
+  for (int i = 0; i < 30; ++i) QTest::keyClick(heatmap, Qt::Key_Right);
+  QVERIFY(settle());
+  QCOMPARE(heatmap->matrix().rows(), 30);
+  QCOMPARE(heatmap->currentRow(), 29);
+  // Then ← and → mixed in one burst.
+  for (int i = 0; i < 12; ++i) QTest::keyClick(heatmap, Qt::Key_Left);
+  for (int i = 0; i < 3; ++i) QTest::keyClick(heatmap, Qt::Key_Right);
+  QVERIFY(settle());
+  QCOMPARE(heatmap->matrix().rows(), 21);
+  QCOMPARE(heatmap->currentRow(), 20);
+  // Play at its fastest runs to the last step and stops there.
+  QSignalSpy playing(window_->controller(), &DecodingController::playingChanged);
+  QTest::keyClick(heatmap, Qt::Key_Space);
+  QVERIFY(window_->controller()->playing());
+  QTRY_VERIFY_WITH_TIMEOUT(!window_->controller()->playing(), 30000);
+  QVERIFY(settle());
+  QCOMPARE(heatmap->matrix().rows(), full);
+  QCOMPARE(playing.count(), 2);
+  QVERIFY(window_->controller()->snapshot()->finished);
+}
+
+void MainWindowTest::typingOnTheHeatmapStartsTheNextSentence() {
+  typeAndTranslate("a b c");
+  const QString first = window_->outputLabel()->text();
+  QCOMPARE(window_->focusWidget(), window_->heatmap());  // for the step keys
+  QTest::keyClicks(window_->heatmap(), "d e f g");
+  QCOMPARE(window_->sourceEdit()->text(), QString("d e f g"));  // the old sentence replaced
+  QCOMPARE(window_->focusWidget(), window_->sourceEdit());
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  QTest::keyClick(window_->focusWidget(), Qt::Key_Return);
+  QVERIFY(updated.wait(10000));
+  QCOMPARE(window_->heatmap()->matrix().sourceTokens, QStringList({"d", "e", "f", "g", "</s>"}));
+  QVERIFY(window_->outputLabel()->text() != first);
+  QCOMPARE(window_->focusWidget(), window_->heatmap());  // ready to step, or to type again
 }
 
 QTEST_MAIN(MainWindowTest)
