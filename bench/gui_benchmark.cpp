@@ -4,6 +4,9 @@
 //   translate     Enter → decoded and redrawn heatmap, 20-token sentence, models loaded
 //   compare       request → all six heatmaps decoded and redrawn
 // Prints one JSON line. Run under xvfb-run or with QT_QPA_PLATFORM=offscreen.
+#include <attnscope/model_catalog.h>
+#include <attnscope/translator.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -13,9 +16,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <vector>
-
-#include <attnscope/model_catalog.h>
-#include <attnscope/translator.h>
 
 #include "heatmap_plot.h"
 #include "main_window.h"

@@ -35,13 +35,14 @@ CandidatesView::CandidatesView(QWidget* parent) : QListWidget(parent) {
   });
 }
 
-void CandidatesView::setCandidates(const std::vector<Candidate>& candidates, const QString& chosen) {
+void CandidatesView::setCandidates(const std::vector<Candidate>& candidates,
+                                   const QString& chosen) {
   clear();
   for (const Candidate& c : candidates) {
     const QString token = QString::fromStdString(c.token);
     auto* item = new QListWidgetItem(
-        QStringLiteral("%1  %2  %3%").arg(token == chosen ? QStringLiteral("✔") : QStringLiteral("  "),
-                                          token)
+        QStringLiteral("%1  %2  %3%")
+            .arg(token == chosen ? QStringLiteral("✔") : QStringLiteral("  "), token)
             .arg(100.0 * c.probability, 0, 'f', 1),
         this);
     item->setData(Qt::UserRole, token);

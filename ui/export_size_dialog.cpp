@@ -22,12 +22,15 @@ ExportSizeDialog::ExportSizeDialog(const QSize& initial, bool withScale, QWidget
   scale_->setRange(0.5, 8.0);
   scale_->setSingleStep(0.5);
   scale_->setValue(2.0);
-  scale_->setToolTip(tr("Pixels per layout pixel: 2 gives a sharp picture for high-DPI screens and print"));
+  scale_->setToolTip(
+      tr("Pixels per layout pixel: 2 gives a sharp picture for high-DPI screens and print"));
   auto* form = new QFormLayout(this);
   form->addRow(tr("Width:"), width_);
   form->addRow(tr("Height:"), height_);
-  if (withScale) form->addRow(tr("Scale:"), scale_);
-  else scale_->setVisible(false);
+  if (withScale)
+    form->addRow(tr("Scale:"), scale_);
+  else
+    scale_->setVisible(false);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   form->addRow(buttons);
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);

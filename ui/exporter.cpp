@@ -17,7 +17,8 @@ namespace attnscope::ui {
 namespace {
 
 [[noreturn]] void fail(const QString& path, const QString& problem) {
-  throw std::runtime_error(QStringLiteral("cannot export to '%1': %2").arg(path, problem).toStdString());
+  throw std::runtime_error(
+      QStringLiteral("cannot export to '%1': %2").arg(path, problem).toStdString());
 }
 
 // Lays the plots out in a grid over `size` and paints each one.
@@ -147,8 +148,8 @@ QByteArray matricesToJson(const QList<AttentionMatrix>& matrices) {
                                 {"target_tokens", QJsonArray::fromStringList(m.targetTokens)},
                                 {"attention", rows}});
   }
-  const QJsonObject root = matrices.size() == 1 ? heatmaps.first().toObject()
-                                                : QJsonObject{{"heatmaps", heatmaps}};
+  const QJsonObject root =
+      matrices.size() == 1 ? heatmaps.first().toObject() : QJsonObject{{"heatmaps", heatmaps}};
   return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -170,11 +171,21 @@ void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
 
   QByteArray bytes;
   switch (*format) {
-    case ExportFormat::Png: bytes = renderImage(plots, options); break;
-    case ExportFormat::Pdf: bytes = renderPdf(plots, options); break;
-    case ExportFormat::Svg: bytes = renderSvg(plots, options); break;
-    case ExportFormat::Csv: bytes = matricesToCsv(matrices); break;
-    case ExportFormat::Json: bytes = matricesToJson(matrices); break;
+    case ExportFormat::Png:
+      bytes = renderImage(plots, options);
+      break;
+    case ExportFormat::Pdf:
+      bytes = renderPdf(plots, options);
+      break;
+    case ExportFormat::Svg:
+      bytes = renderSvg(plots, options);
+      break;
+    case ExportFormat::Csv:
+      bytes = matricesToCsv(matrices);
+      break;
+    case ExportFormat::Json:
+      bytes = matricesToJson(matrices);
+      break;
   }
   const QFileInfo existing(path);
   if (existing.exists() && !existing.isFile())

@@ -14,8 +14,9 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   candidates_ = new CandidatesView(this);
   bars_ = new AttentionBars(this);
   entropy_ = new QLabel(this);
-  entropy_->setToolTip(tr("Entropy of this step's attention: 0 when it looks at one word, "
-                          "log n when spread evenly over n words"));
+  entropy_->setToolTip(
+      tr("Entropy of this step's attention: 0 when it looks at one word, "
+         "log n when spread evenly over n words"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(heading_);

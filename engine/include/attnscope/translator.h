@@ -52,7 +52,6 @@ class Translator {
 class DecodingSession {
  public:
   virtual ~DecodingSession() = default;
-  virtual const SourceText& source() const = 0;
   /// Emits the most probable next token. Throws std::logic_error when finished().
   virtual const Step& step() = 0;
   /// Emits `token` (a target-vocabulary word; unknown words become "<unk>") instead of the argmax.

@@ -11,7 +11,6 @@ class StepwiseSession : public DecodingSession {
  public:
   StepwiseSession(const Translator::Impl& impl, SourceText source, int top_k);
 
-  const SourceText& source() const override { return source_; }
   const Step& step() override { return advance(-1); }
   const Step& force(const std::string& token) override;
   void rewind(int n) override;
