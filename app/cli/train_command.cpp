@@ -59,17 +59,12 @@ TrainObserver make_observer() {
 
 // TrainOptions' names for the settings this command's flags set.
 const FlagNames kTrainFlags = {
-    {"output_path", "--out"},
-    {"epochs", "--epochs"},
-    {"batch_size", "--batch"},
-    {"model.embedding", "--emb"},
-    {"model.hidden", "--hidden"},
-    {"model.dropout", "--dropout"},
-    {"model.score", "--score"},
-    {"learning_rate", "--lr"},
-    {"test_source_path", "--test-src"},
-    {"test_target_path", "--test-tgt"},
-    {"resume", "--resume"},
+    {"output_path", "--out"},           {"epochs", "--epochs"},
+    {"batch_size", "--batch"},          {"min_frequency", "--min-freq"},
+    {"model.embedding", "--emb"},       {"model.hidden", "--hidden"},
+    {"model.dropout", "--dropout"},     {"model.score", "--score"},
+    {"learning_rate", "--lr"},          {"test_source_path", "--test-src"},
+    {"test_target_path", "--test-tgt"}, {"resume", "--resume"},
 };
 
 }  // namespace

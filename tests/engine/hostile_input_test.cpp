@@ -497,6 +497,8 @@ TEST(HostileTraining, BadOptionsAndTestSetsFailBeforeTheFirstEpoch) {
        "the learning rate must be"},
       {"negative learning rate", [](auto& o) { o.learning_rate = -1; },
        "the learning rate must be"},
+      {"minimum frequency 0", [](auto& o) { o.min_frequency = 0; },
+       "the minimum word frequency must be at least 1"},
       {"unknown score function", [](auto& o) { o.model.score = "magic"; },
        "unknown score function 'magic' (dot, general"},
       {"hidden 100000", [](auto& o) { o.model.hidden = 100000; }, "between 1 and"},

@@ -72,9 +72,9 @@ double training_flops(const ModelConfig& c, double source, double target, double
   // Per target step and source position: the context vector Σ aₛhₛ, plus the score's own work.
   double per_pair = 2 * H;
   const ScoreMultiplyAdds score = score_registration(c.score).multiply_adds(score_dimensions(c));
-  per_source += score.per_source;
-  per_target += score.per_target;
-  per_pair += score.per_pair;
+  per_source += static_cast<double>(score.per_source);
+  per_target += static_cast<double>(score.per_target);
+  per_pair += static_cast<double>(score.per_pair);
   const double forward_macs =
       once + per_source * source + per_target * target + per_pair * source_x_target;
   return 3.0 * 2.0 * forward_macs;  // forward + backward (2× forward), 2 FLOPs per MAC

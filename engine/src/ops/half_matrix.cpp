@@ -92,8 +92,9 @@ torch::Tensor HalfMatrix::multiply_portable(const torch::Tensor& x,
   return apply(x, bias, false);
 }
 
+// vector_kernel is unused when the kernel is not compiled in.
 torch::Tensor HalfMatrix::apply(const torch::Tensor& x, const torch::Tensor& bias,
-                                bool vector_kernel) const {
+                                [[maybe_unused]] bool vector_kernel) const {
   TORCH_CHECK(x.numel() == columns_ && bias.numel() == rows_, "HalfMatrix: size mismatch");
   const torch::Tensor input = x.contiguous();
   const torch::Tensor offset = bias.contiguous();

@@ -58,6 +58,8 @@ void validate_options(const TrainOptions& o) {
                             score_function_list(), ")");
   if (o.epochs < 1) ATTNSCOPE_THROW_SETTING("epochs", "the number of epochs must be at least 1");
   if (o.batch_size < 1) ATTNSCOPE_THROW_SETTING("batch_size", "the batch size must be at least 1");
+  if (o.min_frequency < 1)
+    ATTNSCOPE_THROW_SETTING("min_frequency", "the minimum word frequency must be at least 1");
   // The upper bound keeps a typo (a hidden size of 100000) from allocating tens of gigabytes.
   if (o.model.embedding < 1 || o.model.embedding > kMaxTrainDimension)
     ATTNSCOPE_THROW_SETTING("model.embedding", "the embedding size must be between 1 and ",

@@ -25,9 +25,9 @@ inline ScoreDimensions score_dimensions(const ModelConfig& config) {
 /// Multiply-adds of one forward pass of a score function, for the benchmark's FLOP count:
 /// once per source position (keys), once per target step (query), per step and position.
 struct ScoreMultiplyAdds {
-  double per_source = 0;
-  double per_target = 0;
-  double per_pair = 0;
+  int64_t per_source = 0;
+  int64_t per_target = 0;
+  int64_t per_pair = 0;
 };
 
 class ScoreFunction : public torch::nn::Module {
