@@ -292,6 +292,17 @@ TEST(HostileModelFile, CraftedHeadersWithValidChecksumsAreRejected) {
       {"dropout 7.5", [](auto& h) { h["config"]["dropout"] = 7.5; }, "dropout = 7.5"},
       {"missing field", [](auto& h) { h["config"].erase("hidden"); }, "invalid header"},
       {"wrong type", [](auto& h) { h["training"]["epochs"] = "many"; }, "invalid header"},
+      // Floats where integers belong: a cast of these would be undefined behaviour (the
+      // checkpoint fuzzer found the checksum case).
+      {"float checksum", [](auto& h) { h["tensors"][0]["crc32"] = 1.02689e11; },
+       "'crc32' is not an integer"},
+      {"float epochs", [](auto& h) { h["training"]["epochs"] = 1e30; },
+       "'epochs' is not an integer"},
+      {"float size", [](auto& h) { h["config"]["hidden"] = 2.5; }, "'hidden' is not an integer"},
+      {"float in a shape", [](auto& h) { h["tensors"][0]["shape"][0] = -1e300; },
+       "'shape' is not an integer"},
+      {"seed beyond 64 bits", [](auto& h) { h["training"]["seed"] = -1; },
+       "'seed' is not an integer"},
       {"tensor past the end", [](auto& h) { h["tensors"][0]["offset"] = 1 << 30; },
        "size or place"},
       {"tensor with a huge shape",

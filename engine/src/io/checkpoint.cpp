@@ -62,8 +62,8 @@ nlohmann::json training_to_json(const TrainingRecord& t) {
 TrainingRecord training_from_json(const nlohmann::json& j) {
   TrainingRecord t;
   t.corpus = j.at("corpus").get<std::string>();
-  t.epochs = j.at("epochs").get<int>();
-  t.best_epoch = j.at("best_epoch").get<int>();
+  t.epochs = integer_at<int>(j, "epochs");
+  t.best_epoch = integer_at<int>(j, "best_epoch");
   t.seconds = j.at("seconds").get<double>();
   t.validation_loss = j.at("validation_loss").get<double>();
   t.validation_bleu = j.at("validation_bleu").get<double>();
@@ -71,7 +71,7 @@ TrainingRecord training_from_json(const nlohmann::json& j) {
   t.test_bleu_beam5 = j.at("test_bleu_beam5").get<double>();
   t.test_corpus = j.at("test_corpus").get<std::string>();
   t.command = j.at("command").get<std::string>();
-  t.seed = j.at("seed").get<uint64_t>();
+  t.seed = integer_at<uint64_t>(j, "seed");
   return t;
 }
 
@@ -146,10 +146,12 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
     for (const auto& entry : json.at("tensors")) {
       const auto name = entry.at("name").get<std::string>();
       const auto type = dtype_from_name(path, entry.at("dtype").get<std::string>());
-      const auto shape = entry.at("shape").get<std::vector<int64_t>>();
-      const auto offset = entry.at("offset").get<uint64_t>();
-      const auto bytes = entry.at("bytes").get<uint64_t>();
-      const auto checksum = entry.at("crc32").get<uint32_t>();
+      std::vector<int64_t> shape;
+      for (const auto& size : entry.at("shape").get<std::vector<nlohmann::json>>())
+        shape.push_back(integer_value<int64_t>(size, "shape"));
+      const auto offset = integer_at<uint64_t>(entry, "offset");
+      const auto bytes = integer_at<uint64_t>(entry, "bytes");
+      const auto checksum = integer_at<uint32_t>(entry, "crc32");
       uint64_t elements = 1;
       for (int64_t d : shape) {
         if (d < 0 || d > kMaxVocabulary * 16)
@@ -230,14 +232,14 @@ ModelConfig config_from_json(const nlohmann::json& j) {
   c.score = j.at("score").get<std::string>();
   c.source_language = j.at("source_language").get<std::string>();
   c.target_language = j.at("target_language").get<std::string>();
-  c.source_vocab = j.at("source_vocab").get<int64_t>();
-  c.target_vocab = j.at("target_vocab").get<int64_t>();
-  c.embedding = j.at("embedding").get<int64_t>();
-  c.hidden = j.at("hidden").get<int64_t>();
-  c.attention = j.at("attention").get<int64_t>();
+  c.source_vocab = integer_at<int64_t>(j, "source_vocab");
+  c.target_vocab = integer_at<int64_t>(j, "target_vocab");
+  c.embedding = integer_at<int64_t>(j, "embedding");
+  c.hidden = integer_at<int64_t>(j, "hidden");
+  c.attention = integer_at<int64_t>(j, "attention");
   c.tied_readout = j.at("tied_readout").get<bool>();
   c.dropout = j.at("dropout").get<double>();
-  c.max_source_length = j.at("max_source_length").get<int64_t>();
+  c.max_source_length = integer_at<int64_t>(j, "max_source_length");
   return c;
 }
 

@@ -14,7 +14,9 @@
 // model layer, which knows the names (model/model_file.h): this layer sits below it.
 #include <torch/torch.h>
 
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -57,6 +59,29 @@ void load_parameters(torch::nn::Module& module, const Checkpoint& checkpoint,
 /// The module's parameters as checkpoint tensors.
 std::vector<std::pair<std::string, torch::Tensor>> parameter_tensors(
     const torch::nn::Module& module);
+
+/// `value` as an integer of type T. nlohmann's get<int>() casts a float such as 1e30 with
+/// undefined behaviour; this throws std::invalid_argument naming `what` for anything that is
+/// not an integer within T's range (the parser turns it into "has an invalid header").
+template <typename T>
+T integer_value(const nlohmann::json& value, const std::string& what) {
+  if (value.is_number_unsigned()) {
+    const auto v = value.get<uint64_t>();
+    if (v <= static_cast<uint64_t>(std::numeric_limits<T>::max())) return static_cast<T>(v);
+  } else if (value.is_number_integer()) {
+    const auto v = value.get<int64_t>();
+    const bool fits = v < 0 ? v >= static_cast<int64_t>(std::numeric_limits<T>::min())
+                            : static_cast<uint64_t>(v) <= std::numeric_limits<T>::max();
+    if (fits) return static_cast<T>(v);
+  }
+  throw std::invalid_argument("'" + what + "' is not an integer in range");
+}
+
+/// integer_value() of json[key].
+template <typename T>
+T integer_at(const nlohmann::json& json, const char* key) {
+  return integer_value<T>(json.at(key), key);
+}
 
 nlohmann::json config_to_json(const ModelConfig& config);
 ModelConfig config_from_json(const nlohmann::json& json);

@@ -58,11 +58,11 @@ nlohmann::json ResumeState::to_json() const {
 
 ResumeState ResumeState::from_json(const nlohmann::json& j) {
   ResumeState s;
-  s.epochs_done = j.at("epochs_done").get<int>();
-  s.best_epoch = j.at("best_epoch").get<int>();
+  s.epochs_done = integer_at<int>(j, "epochs_done");
+  s.best_epoch = integer_at<int>(j, "best_epoch");
   s.best_bleu = j.at("best_bleu").get<double>();
   s.best_loss = j.at("best_loss").get<double>();
-  s.bad_epochs = j.at("bad_epochs").get<int>();
+  s.bad_epochs = integer_at<int>(j, "bad_epochs");
   s.learning_rate = j.at("learning_rate").get<double>();
   s.seconds = j.at("seconds").get<double>();
   s.stopped = j.at("stopped").get<bool>();

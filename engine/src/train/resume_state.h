@@ -25,7 +25,8 @@ struct ResumeState {
   bool stopped = false;  // early stopping already ended the run
 
   nlohmann::json to_json() const;
-  /// Throws nlohmann::json::exception when a field is missing.
+  /// Throws nlohmann::json::exception when a field is missing or of another type,
+  /// std::invalid_argument when an integer is out of range.
   static ResumeState from_json(const nlohmann::json& json);
 };
 

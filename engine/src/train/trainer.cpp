@@ -168,7 +168,7 @@ class Trainer {
       if (name == "optimizer") load_optimizer(*optimizer_, tensor);
     try {
       state_ = ResumeState::from_json(extra.at("resume"));
-    } catch (const nlohmann::json::exception&) {
+    } catch (const std::exception&) {  // a field missing, of another type or out of range
       ATTNSCOPE_THROW_RUNTIME_ERROR("'", state_path, "' is not a training state file");
     }
     set_learning_rate(*optimizer_, state_.learning_rate);
