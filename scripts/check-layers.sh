@@ -11,7 +11,7 @@ declare -A public=(
   [errors.h]=base [model_config.h]=base [model_info.h]=base
   [text.h]=io [vocabulary.h]=io [corpus.h]=io [model_folders.h]=io
   [score_functions.h]=model [model_catalog.h]=model
-  [translation.h]=decode [translator.h]=decode [thread_settings.h]=decode
+  [translation.h]=decode [translator.h]=decode [thread_settings.h]=decode [word_view.h]=decode
   [bleu.h]=eval
   [trainer.h]=train
   [benchmark.h]=bench

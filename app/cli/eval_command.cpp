@@ -32,13 +32,16 @@ int run(const EvalOptions& o) {
   std::vector<std::vector<std::string>> hypotheses, reference_tokens;
   for (const auto& t : translator.translate_batch(sources, options))
     hypotheses.push_back(t.words());
-  for (const auto& r : references) reference_tokens.push_back(tokenize(r));
+  // References split the way the model splits its output, so case and punctuation compare.
+  const bool as_typed = translator.info().tokenizer == "whitespace";
+  for (const auto& r : references)
+    reference_tokens.push_back(as_typed ? split_on_whitespace(r) : tokenize(r));
   const BleuScore s = corpus_bleu(hypotheses, reference_tokens);
   std::printf(
       "BLEU = %.2f  %.1f/%.1f/%.1f/%.1f  BP=%.3f  ratio=%.3f  (%s, beam %d, %zu sentences)\n",
       s.bleu, s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3], s.brevity_penalty,
       static_cast<double>(s.hypothesis_length) / std::max(1L, s.reference_length),
-      translator.info().config.score.c_str(), o.beam, sources.size());
+      translator.info().name.c_str(), o.beam, sources.size());
   return 0;
 }
 

@@ -29,6 +29,8 @@ struct ExportCommand {
   std::string reference;
   int width = 0, height = 0;
   int threads = 0;
+  int layer = 0;     // 1-based; 0: the last
+  std::string head;  // a 1-based number, "mean" or "all"; empty: "mean"
   std::vector<std::string> sentence;
 };
 
@@ -39,6 +41,38 @@ int run(const ExportCommand&) {
       "(cmake -DATTNSCOPE_BUILD_UI=OFF); build with Qt to render heatmaps");
 }
 #else
+struct View {
+  std::string title;
+  AttentionChoice choice;
+};
+
+// Which attention of `t` to draw: the model's one matrix, or for a model with several layers
+// and heads the layer and head(s) asked for, each titled with what it shows.
+std::vector<View> views_of(const Translation& t, const ExportCommand& c, const std::string& name) {
+  const bool chosen = c.layer != 0 || !c.head.empty();
+  if (t.head_attention.empty()) {
+    if (chosen)
+      throw std::invalid_argument("--layer/--head: model '" + name +
+                                  "' has one attention matrix, not several layers or heads");
+    return {{name, {}}};
+  }
+  const int layer = c.layer == 0 ? t.layers() : c.layer;
+  if (layer < 1 || layer > t.layers())
+    throw std::invalid_argument("--layer " + std::to_string(c.layer) + ": model '" + name +
+                                "' has " + std::to_string(t.layers()) + " layers");
+  const std::string prefix = name + " · layer " + std::to_string(layer);
+  if (c.head.empty() || c.head == "mean") return {{prefix + " · mean of heads", {layer - 1, -1}}};
+  std::vector<View> views;
+  for (int head = 1; head <= t.heads(); ++head)
+    if (c.head == "all" || c.head == std::to_string(head))
+      views.push_back({prefix + " · head " + std::to_string(head), {layer - 1, head - 1}});
+  if (views.empty())
+    throw std::invalid_argument("--head " + c.head + ": model '" + name + "' has " +
+                                std::to_string(t.heads()) +
+                                " heads per layer (use 1 to that, 'mean' or 'all')");
+  return views;
+}
+
 int run(const ExportCommand& c) {
   if (!ui::exportFormatFor(QString::fromStdString(c.out)))
     throw std::invalid_argument("cannot export to '" + c.out +
@@ -55,7 +89,7 @@ int run(const ExportCommand& c) {
                                 out.absolutePath().toStdString() + "' does not exist");
   std::string sentence;
   for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
-  const bool grid = c.score == "all" && c.model.empty();
+  bool grid = c.score == "all" && c.model.empty();
   std::vector<std::pair<std::string, std::string> > models;  // title, path
   if (!c.model.empty())
     models.emplace_back(QFileInfo(QString::fromStdString(c.model)).completeBaseName().toStdString(),
@@ -85,10 +119,16 @@ int run(const ExportCommand& c) {
     const Translator translator(path);
     const Translation t = c.reference.empty() ? translator.translate(sentence)
                                               : translator.force_decode(sentence, c.reference);
-    owned.push_back(std::make_unique<ui::HeatmapPlot>());
-    owned.back()->setMatrix(ui::AttentionMatrix::fromTranslation(t, QString::fromStdString(title)));
-    plots << owned.back().get();
+    for (const View& view : views_of(t, c, title)) {
+      Translation shown = t;
+      shown.attention = t.attention_for(view.choice);
+      owned.push_back(std::make_unique<ui::HeatmapPlot>());
+      owned.back()->setMatrix(
+          ui::AttentionMatrix::fromTranslation(shown, QString::fromStdString(view.title)));
+      plots << owned.back().get();
+    }
   }
+  grid = grid || plots.size() > 1;  // every head of a layer side by side
   if (plots.size() > 1) ui::HeatmapPlot::shareDataRange(plots);
   ui::ExportOptions options;
   options.size = grid ? QSize(1500, 900) : QSize(900, 700);
@@ -111,6 +151,12 @@ Action add_export_command(CLI::App& app) {
   app.add_option("--out", c->out, "output file: .png, .pdf, .svg, .csv or .json")->required();
   app.add_option("--reference", c->reference,
                  "force-decode this target sentence instead of translating");
+  app.add_option("--layer", c->layer,
+                 "models with several layers: which one (1 = first; default: the last)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--head", c->head,
+                 "models with several heads: a head (1 = first), 'mean' (default) or 'all' "
+                 "(every head of the layer side by side)");
   app.add_option("--width", c->width, "picture width in pixels")->check(CLI::Range(16, 20000));
   app.add_option("--height", c->height, "picture height in pixels")->check(CLI::Range(16, 20000));
   add_threads_option(app, c->threads);

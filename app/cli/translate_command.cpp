@@ -22,16 +22,36 @@ struct TranslateOptions {
   std::vector<std::string> sentences;
 };
 
+// Models with several layers or heads: [step][layer][head][source].
+nlohmann::json head_attention(const Translation& t) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const HeadAttention& step : t.head_attention) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (int layer = 0; layer < step.layers; ++layer) {
+      nlohmann::json heads = nlohmann::json::array();
+      for (int head = 0; head < step.heads; ++head) heads.push_back(step.row(layer, head));
+      layers.push_back(std::move(heads));
+    }
+    steps.push_back(std::move(layers));
+  }
+  return steps;
+}
+
 std::string to_json_line(const std::string& sentence, const Translation& t) {
-  const nlohmann::json j = {{"source", sentence},
-                            {"source_tokens", t.source.tokens},
-                            {"unknown_words", t.source.unknown_words},
-                            {"truncated", t.source.truncated},
-                            {"translation", t.text()},
-                            {"tokens", t.tokens},
-                            {"probabilities", t.probabilities},
-                            {"attention", t.attention},
-                            {"score", t.score}};
+  nlohmann::json j = {{"source", sentence},
+                      {"source_tokens", t.source.tokens},
+                      {"unknown_words", t.source.unknown_words},
+                      {"truncated", t.source.truncated},
+                      {"translation", t.text()},
+                      {"tokens", t.tokens},
+                      {"probabilities", t.probabilities},
+                      {"attention", t.attention},
+                      {"score", t.score}};
+  if (!t.head_attention.empty()) {
+    j["layers"] = t.layers();
+    j["heads"] = t.heads();
+    j["head_attention"] = head_attention(t);
+  }
   // Input may hold invalid UTF-8; replace it rather than fail on output.
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

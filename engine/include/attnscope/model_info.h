@@ -23,6 +23,15 @@ struct TrainingRecord {
 
 struct ModelInfo {
   std::string path;
+  // "attnscope" (a model file this engine trained) or "torchscript" (a module following
+  // docs/model-protocol.md; its config has the languages and vocabulary sizes, no score).
+  std::string format = "attnscope";
+  std::string name;  // what to call the model: its score function, or the module's name
+  int attention_layers = 1;
+  int attention_heads = 1;     // per layer
+  std::string subword_marker;  // empty for word models
+  // "attnscope" (lowercase, punctuation split off: text.h's tokenize) or "whitespace" (as typed)
+  std::string tokenizer = "attnscope";
   ModelConfig config;
   TrainingRecord training;
   int64_t parameters = 0;

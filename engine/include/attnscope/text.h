@@ -17,6 +17,10 @@ std::string to_lower(std::string_view utf8);
 /// dropped, and so are invalid UTF-8 bytes.
 std::vector<std::string> tokenize(std::string_view utf8);
 
+/// Splits text on ASCII whitespace, keeping everything else as it is (case, punctuation): the
+/// "whitespace" tokenizer of TorchScript models and of pre-tokenised files.
+std::vector<std::string> split_on_whitespace(std::string_view text);
+
 /// Joins tokens with single spaces.
 std::string join_tokens(const std::vector<std::string>& tokens);
 

@@ -12,9 +12,29 @@ struct TranslationOptions {
   int max_length_extra = 10;
 };
 
+/// The attention of every layer and head at one output step, for models that have several
+/// (TorchScript models; attnscope's own models have one and leave this empty).
+struct HeadAttention {
+  int layers = 0;
+  int heads = 0;               // per layer
+  int source_length = 0;       // values per row
+  std::vector<float> weights;  // [layer][head][source], flattened
+
+  bool empty() const { return weights.empty(); }
+  /// One head's row; head < 0: the mean of the layer's heads.
+  std::vector<float> row(int layer, int head) const;
+};
+
+/// Which attention a view shows: the model's own (layer < 0), or one layer's head or the mean of
+/// its heads (head < 0).
+struct AttentionChoice {
+  int layer = -1;
+  int head = -1;
+};
+
 /// The source sentence as the model sees it.
 struct SourceText {
-  std::vector<std::string> tokens;  // lowercased tokens, "</s>" last
+  std::vector<std::string> tokens;  // the model's tokens; "</s>" last when the model appends it
   std::vector<bool> unknown;        // per token: not in the source vocabulary
   std::vector<std::string> unknown_words;
   bool truncated = false;   // the sentence was longer than the model's max_source_length
@@ -25,14 +45,24 @@ struct Translation {
   SourceText source;
   std::vector<std::string> tokens;   // output tokens; "</s>" last when decoding finished
   std::vector<float> probabilities;  // per output token
-  // One row per output token, each row as long as source.tokens; every row sums to 1.
+  // One row per output token, each row as long as source.tokens; every row sums to 1. For
+  // models with several layers or heads: the mean of the last layer's heads.
   std::vector<std::vector<float>> attention;
+  // Empty, or one per output token: every layer's and head's attention.
+  std::vector<HeadAttention> head_attention;
   float score = 0.0f;  // sum of log-probabilities (beam: divided by length^length_penalty)
+  // How the model marks subword pieces ("▁" word start, "@@" continuation); empty for words.
+  std::string subword_marker;
+  std::string end_token = "</s>";  // the model's end-of-sentence token
 
-  /// The output tokens without "</s>".
+  /// The output words without the end token, pieces of a word joined.
   std::vector<std::string> words() const;
   /// words() joined by spaces.
   std::string text() const;
+  /// The attention a view asks for: `attention`, or rows of head_attention.
+  std::vector<std::vector<float>> attention_for(const AttentionChoice& choice) const;
+  int layers() const { return head_attention.empty() ? 1 : head_attention.front().layers; }
+  int heads() const { return head_attention.empty() ? 1 : head_attention.front().heads; }
 };
 
 struct Candidate {
@@ -48,6 +78,7 @@ struct Step {
   float probability = 0.0f;           // of the emitted token
   std::vector<Candidate> candidates;  // the top-k tokens at this step, most probable first
   std::vector<float> attention;       // over source tokens, sums to 1
+  HeadAttention heads;                // every layer and head, for models that have several
   float entropy = 0.0f;               // of the attention row, in nats
   bool forced = false;                // the token was chosen by the caller, not the argmax
 };

@@ -197,7 +197,10 @@ BenchResult run_benchmark(const BenchOptions& options) {
     c10::InferenceMode inference;
     start = Clock::now();
     for (const IdPair* pair : decode_pairs) {
-      const EncodedBatch encoded = encode_sources(model, {pair->source});
+      const auto length = static_cast<int64_t>(pair->source.size());
+      const EncodedBatch encoded =
+          model->encode(torch::tensor(pair->source, torch::kLong).unsqueeze(0),
+                        torch::full({1}, length, torch::kLong));
       torch::Tensor state = encoded.initial_state;
       torch::Tensor previous = torch::full({1}, Vocabulary::kBos, torch::kLong);
       for (int step = 0; step < options.decode_steps; ++step) {

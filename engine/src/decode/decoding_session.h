@@ -26,8 +26,8 @@ class StepwiseSession : public DecodingSession {
   SourceText source_;
   int top_k_;
   int max_steps_ = 0;
-  EncodedBatch encoded_;
-  std::vector<torch::Tensor> states_;  // states_[i] is the decoder state before step i
+  // rows_[i] is the decoder state before step i (none for a source with no tokens at all).
+  std::vector<std::shared_ptr<const DecoderRows>> rows_;
   std::vector<Step> steps_;
 };
 

@@ -3,18 +3,41 @@
 #include <cmath>
 
 #include "attnscope/text.h"
-#include "attnscope/vocabulary.h"
+#include "attnscope/word_view.h"
 
 namespace attnscope {
 
+std::vector<float> HeadAttention::row(int layer, int head) const {
+  std::vector<float> result(static_cast<size_t>(source_length), 0.0f);
+  if (layer < 0 || layer >= layers || head >= heads) return result;
+  const int first = head < 0 ? 0 : head, last = head < 0 ? heads : head + 1;
+  for (int h = first; h < last; ++h) {
+    const size_t offset = static_cast<size_t>((layer * heads + h) * source_length);
+    for (size_t s = 0; s < result.size(); ++s) result[s] += weights[offset + s];
+  }
+  for (float& value : result) value /= static_cast<float>(last - first);
+  return result;
+}
+
 std::vector<std::string> Translation::words() const {
-  std::vector<std::string> words;
+  std::vector<std::string> pieces;
   for (const auto& token : tokens)
-    if (token != Vocabulary::special_tokens()[Vocabulary::kEos]) words.push_back(token);
+    if (token != end_token) pieces.push_back(token);
+  if (subword_marker.empty()) return pieces;
+  std::vector<std::string> words;
+  for (const auto& group : word_groups(pieces, subword_marker, end_token))
+    words.push_back(word_text(pieces, group, subword_marker));
   return words;
 }
 
 std::string Translation::text() const { return join_tokens(words()); }
+
+std::vector<std::vector<float>> Translation::attention_for(const AttentionChoice& choice) const {
+  if (choice.layer < 0 || head_attention.empty()) return attention;
+  std::vector<std::vector<float>> rows;
+  for (const auto& step : head_attention) rows.push_back(step.row(choice.layer, choice.head));
+  return rows;
+}
 
 float attention_entropy(const std::vector<float>& row) {
   double entropy = 0.0;

@@ -1,23 +1,41 @@
 #include "attnscope/translator.h"
 
-#include "attnscope/text.h"
 #include "decode/decoding_session.h"
+#include "decode/native_step_model.h"
+#include "decode/scripted_step_model.h"
 #include "decode/translator_impl.h"
 #include "model/model_file.h"
 
 namespace attnscope {
+namespace {
+
+void load_native(Translator::Impl& impl, const std::string& path) {
+  Checkpoint checkpoint = load_model_file(path);
+  Seq2Seq model(checkpoint.config);
+  load_parameters(*model, checkpoint, path);
+  model->eval();
+  model->prepare_inference();
+  impl.tokens = TokenMapping::native(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
+                                     checkpoint.config.max_source_length);
+  impl.info = model_info(checkpoint, path, model->parameter_count());
+  impl.model = std::make_unique<NativeStepModel>(std::move(model));
+}
+
+void load_scripted(Translator::Impl& impl, const std::string& path) {
+  auto model = std::make_shared<const ScriptedModel>(path);
+  impl.tokens = TokenMapping::scripted(model->attributes());
+  impl.info = model_info(*model, path);
+  impl.model = std::make_unique<ScriptedStepModel>(std::move(model));
+}
+
+}  // namespace
 
 Translator::Translator(const std::string& model_path) : impl_(std::make_unique<Impl>()) {
   c10::InferenceMode inference;
-  Checkpoint checkpoint = load_model_file(model_path);
-  impl_->model = Seq2Seq(checkpoint.config);
-  load_parameters(*impl_->model, checkpoint, model_path);
-  impl_->model->eval();
-  impl_->model->prepare_inference();
-  impl_->source_vocabulary = std::move(checkpoint.source_vocabulary);
-  impl_->target_vocabulary = std::move(checkpoint.target_vocabulary);
-  impl_->info = {model_path, checkpoint.config, checkpoint.training,
-                 impl_->model->parameter_count(), checkpoint.file_bytes};
+  if (ScriptedModel::is_scripted_file(model_path))
+    load_scripted(*impl_, model_path);
+  else
+    load_native(*impl_, model_path);
 }
 
 Translator::~Translator() = default;
@@ -27,22 +45,7 @@ Translator& Translator::operator=(Translator&&) noexcept = default;
 const ModelInfo& Translator::info() const { return impl_->info; }
 
 SourceText Translator::prepare_source(const std::string& sentence) const {
-  SourceText source;
-  source.tokens = tokenize(sentence);
-  source.original_length = static_cast<int>(source.tokens.size());
-  const auto limit = static_cast<size_t>(impl_->info.config.max_source_length - 1);
-  if (source.tokens.size() > limit) {
-    source.tokens.resize(limit);
-    source.truncated = true;
-  }
-  for (const auto& token : source.tokens) {
-    const bool unknown = !impl_->source_vocabulary.contains(token);
-    source.unknown.push_back(unknown);
-    if (unknown) source.unknown_words.push_back(token);
-  }
-  source.tokens.push_back(Vocabulary::special_tokens()[Vocabulary::kEos]);
-  source.unknown.push_back(false);
-  return source;
+  return impl_->tokens.prepare_source(sentence);
 }
 
 Translation Translator::translate(const std::string& sentence,
@@ -64,16 +67,16 @@ std::vector<Translation> Translator::translate_batch(const std::vector<std::stri
   std::vector<size_t> positions;  // which result each decoded source fills
   for (size_t i = 0; i < sentences.size(); ++i) {
     SourceText source = prepare_source(sentences[i]);
-    if (source.tokens.size() == 1) {  // nothing but </s>: nothing to translate
-      results[i].source = std::move(source);
+    if (impl_->tokens.is_empty(source)) {  // nothing to translate
+      results[i] = impl_->empty_translation(source);
       continue;
     }
-    ids.push_back(impl_->source_ids(source));
+    ids.push_back(impl_->tokens.source_ids(source));
     limits.push_back(impl_->max_length(source, options));
     positions.push_back(i);
     sources.push_back(std::move(source));
   }
-  const std::vector<Hypothesis> hypotheses = greedy_search(impl_->model, ids, limits);
+  const std::vector<Hypothesis> hypotheses = greedy_search(*impl_->model, ids, limits);
   for (size_t j = 0; j < hypotheses.size(); ++j)
     results[positions[j]] = impl_->to_translation(sources[j], hypotheses[j]);
   return results;
@@ -83,17 +86,13 @@ std::vector<Translation> Translator::translate_nbest(const std::string& sentence
                                                      const TranslationOptions& options) const {
   c10::InferenceMode inference;
   const SourceText source = prepare_source(sentence);
-  if (source.tokens.size() == 1) {
-    Translation empty;
-    empty.source = source;
-    return {empty};
-  }
-  const std::vector<int64_t> ids = impl_->source_ids(source);
+  if (impl_->tokens.is_empty(source)) return {impl_->empty_translation(source)};
+  const std::vector<int64_t> ids = impl_->tokens.source_ids(source);
   const int limit = impl_->max_length(source, options);
   std::vector<Hypothesis> hypotheses =
       options.beam_size > 1
-          ? beam_search(impl_->model, ids, options.beam_size, options.length_penalty, limit)
-          : greedy_search(impl_->model, {ids}, {limit});
+          ? beam_search(*impl_->model, ids, options.beam_size, options.length_penalty, limit)
+          : greedy_search(*impl_->model, {ids}, {limit});
   std::vector<Translation> results;
   for (const auto& h : hypotheses) results.push_back(impl_->to_translation(source, h));
   return results;
@@ -102,12 +101,10 @@ std::vector<Translation> Translator::translate_nbest(const std::string& sentence
 Translation Translator::force_decode(const std::string& sentence, const std::string& target) const {
   c10::InferenceMode inference;
   const SourceText source = prepare_source(sentence);
-  std::vector<int64_t> target_ids;
-  for (const auto& token : tokenize(target))
-    target_ids.push_back(impl_->target_vocabulary.id(token));
-  target_ids.push_back(Vocabulary::kEos);
+  if (source.tokens.empty()) return impl_->empty_translation(source);  // nothing to attend to
   return impl_->to_translation(source,
-                               forced_decode(impl_->model, impl_->source_ids(source), target_ids));
+                               forced_decode(*impl_->model, impl_->tokens.source_ids(source),
+                                             impl_->tokens.target_ids(target)));
 }
 
 std::unique_ptr<DecodingSession> Translator::start(const std::string& sentence, int top_k) const {

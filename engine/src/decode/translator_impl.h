@@ -1,31 +1,25 @@
 #pragma once
 // What a loaded model is inside a Translator, shared by the translator and its decoding
-// sessions (decoding_session.h).
+// sessions (decoding_session.h): a StepModel for the searches and a TokenMapping for the text,
+// whichever kind of model file it came from.
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "attnscope/model_info.h"
 #include "attnscope/translation.h"
 #include "attnscope/translator.h"
-#include "attnscope/vocabulary.h"
 #include "decode/search.h"
+#include "decode/step_model.h"
+#include "decode/token_mapping.h"
 
 namespace attnscope {
 
 struct Translator::Impl {
-  mutable Seq2Seq model{nullptr};  // torch modules have no const forward
-  Vocabulary source_vocabulary;
-  Vocabulary target_vocabulary;
+  std::unique_ptr<StepModel> model;
+  TokenMapping tokens;
   ModelInfo info;
-
-  std::vector<int64_t> source_ids(const SourceText& source) const {
-    std::vector<int64_t> ids;
-    for (size_t i = 0; i + 1 < source.tokens.size(); ++i)
-      ids.push_back(source_vocabulary.id(source.tokens[i]));
-    ids.push_back(Vocabulary::kEos);
-    return ids;
-  }
 
   int max_length(const SourceText& source, const TranslationOptions& options) const {
     const float length = static_cast<float>(source.tokens.size());
@@ -33,12 +27,27 @@ struct Translator::Impl {
                     static_cast<int>(options.max_length_ratio * length) + options.max_length_extra);
   }
 
-  Translation to_translation(const SourceText& source, const Hypothesis& h) const {
+  /// A Translation that knows how this model's tokens form words.
+  Translation empty_translation(const SourceText& source) const {
     Translation t;
     t.source = source;
-    for (int64_t id : h.tokens) t.tokens.push_back(target_vocabulary.token(id));
+    t.subword_marker = tokens.subword_marker();
+    t.end_token = tokens.end_token();
+    return t;
+  }
+
+  HeadAttention head_attention(std::vector<float> weights, int64_t source_length) const {
+    return {model->layers(), model->heads(), static_cast<int>(source_length), std::move(weights)};
+  }
+
+  Translation to_translation(const SourceText& source, const Hypothesis& h) const {
+    Translation t = empty_translation(source);
+    for (int64_t id : h.tokens) t.tokens.push_back(tokens.target_token(id));
     t.probabilities = h.probabilities;
     t.attention = h.attention;
+    const auto source_length = static_cast<int64_t>(source.tokens.size());
+    for (const auto& weights : h.heads)
+      t.head_attention.push_back(head_attention(weights, source_length));
     t.score = h.score;
     return t;
   }

@@ -114,4 +114,18 @@ size_t first_invalid_utf8(std::string_view bytes) {
   return std::string_view::npos;
 }
 
+std::vector<std::string> split_on_whitespace(std::string_view text) {
+  std::vector<std::string> tokens;
+  size_t start = 0;
+  while (start < text.size()) {
+    start = text.find_first_not_of(" \t\n\v\f\r", start);
+    if (start == std::string_view::npos) break;
+    size_t end = text.find_first_of(" \t\n\v\f\r", start);
+    if (end == std::string_view::npos) end = text.size();
+    tokens.emplace_back(text.substr(start, end - start));
+    start = end;
+  }
+  return tokens;
+}
+
 }  // namespace attnscope

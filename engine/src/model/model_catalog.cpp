@@ -2,6 +2,7 @@
 
 #include "attnscope/errors.h"
 #include "model/model_file.h"
+#include "model/scripted_model.h"
 
 namespace attnscope {
 
@@ -18,9 +19,10 @@ std::string resolve_model(const std::string& name_or_path) {
 }
 
 ModelInfo read_model_info(const std::string& path) {
+  // A TorchScript file has no header to read on its own: it is loaded and probed whole.
+  if (ScriptedModel::is_scripted_file(path)) return model_info(ScriptedModel(path), path);
   const Checkpoint checkpoint = load_model_file(path, /*header_only=*/true);
-  return {path, checkpoint.config, checkpoint.training, checkpoint.float_elements,
-          checkpoint.file_bytes};
+  return model_info(checkpoint, path, checkpoint.float_elements);
 }
 
 std::vector<ModelInfo> installed_models() {

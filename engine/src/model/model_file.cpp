@@ -14,4 +14,15 @@ Checkpoint load_model_file(const std::string& path, bool header_only) {
   return checkpoint;
 }
 
+ModelInfo model_info(const Checkpoint& checkpoint, const std::string& path, int64_t parameters) {
+  ModelInfo info;
+  info.path = path;
+  info.name = checkpoint.config.score;
+  info.config = checkpoint.config;
+  info.training = checkpoint.training;
+  info.parameters = parameters;
+  info.file_bytes = checkpoint.file_bytes;
+  return info;
+}
+
 }  // namespace attnscope

@@ -1,0 +1,24 @@
+#pragma once
+// attnscope's own Seq2Seq as a StepModel.
+#include "decode/step_model.h"
+#include "model/seq2seq.h"
+
+namespace attnscope {
+
+class NativeStepModel : public StepModel {
+ public:
+  explicit NativeStepModel(Seq2Seq model) : model_(std::move(model)) {}
+
+  std::shared_ptr<const DecoderRows> encode(
+      const std::vector<std::vector<int64_t>>& sources) override;
+  StepOutput step(const DecoderRows& rows, const torch::Tensor& previous) override;
+  std::shared_ptr<const DecoderRows> select(const DecoderRows& rows,
+                                            const std::vector<int64_t>& which) override;
+  int64_t bos() const override;
+  int64_t eos() const override;
+
+ private:
+  Seq2Seq model_;
+};
+
+}  // namespace attnscope

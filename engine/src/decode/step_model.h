@@ -1,0 +1,45 @@
+#pragma once
+// What the searches need from a model: encode a batch of sources, then advance decoder rows one
+// token at a time. attnscope's own Seq2Seq (native_step_model.h) and TorchScript modules
+// following docs/model-protocol.md (scripted_step_model.h) both implement it, so greedy search,
+// beam search, forced decoding and the step-wise session are written once for both.
+#include <torch/torch.h>
+
+#include <memory>
+#include <vector>
+
+namespace attnscope {
+
+/// The decoder state of every row of a batch; each backend keeps its own kind. Immutable: a
+/// step makes new rows, so a session can keep the rows before every step and go back to them.
+class DecoderRows {
+ public:
+  virtual ~DecoderRows() = default;
+};
+
+struct StepOutput {
+  torch::Tensor log_probs;  // [B,V] float
+  torch::Tensor attention;  // [B,S] float: the model's attention (mean of the last layer's heads)
+  torch::Tensor heads;      // [B,layers·heads,S], or undefined for a model with one head
+  std::shared_ptr<const DecoderRows> next;
+};
+
+class StepModel {
+ public:
+  virtual ~StepModel() = default;
+  /// One row per source (token ids, as the model wants them); shorter rows are padded on the
+  /// right, and the attention of their padding positions is 0.
+  virtual std::shared_ptr<const DecoderRows> encode(
+      const std::vector<std::vector<int64_t>>& sources) = 0;
+  /// previous: [B] int64, the token each row emitted last (bos() first).
+  virtual StepOutput step(const DecoderRows& rows, const torch::Tensor& previous) = 0;
+  /// The rows `which` (indices into `rows`, repeats allowed) as a new batch.
+  virtual std::shared_ptr<const DecoderRows> select(const DecoderRows& rows,
+                                                    const std::vector<int64_t>& which) = 0;
+  virtual int64_t bos() const = 0;
+  virtual int64_t eos() const = 0;
+  virtual int layers() const { return 1; }
+  virtual int heads() const { return 1; }
+};
+
+}  // namespace attnscope

@@ -1,0 +1,54 @@
+#pragma once
+// How a model's text becomes token ids and back: its tokenizer, its two vocabularies, its
+// special ids and, for subword models, how typed words become pieces.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "attnscope/translation.h"
+#include "attnscope/vocabulary.h"
+#include "model/scripted_model.h"
+
+namespace attnscope {
+
+class TokenMapping {
+ public:
+  /// attnscope's own models: tokenize(), "</s>" appended, ids of Vocabulary.
+  static TokenMapping native(const Vocabulary& source, const Vocabulary& target,
+                             int64_t max_source_length);
+  /// A TorchScript model's attributes.
+  static TokenMapping scripted(const ScriptedModelAttributes& attributes);
+
+  /// Tokenises a sentence and maps it the way the model reads it.
+  SourceText prepare_source(const std::string& sentence) const;
+  /// True when the source holds nothing but the appended end token.
+  bool is_empty(const SourceText& source) const;
+  std::vector<int64_t> source_ids(const SourceText& source) const;
+  /// A target sentence's ids, the end token appended (forced decoding).
+  std::vector<int64_t> target_ids(const std::string& sentence) const;
+  /// One target token as a user typed it (forcing a step); the unknown id when there is none.
+  int64_t target_id(const std::string& token) const;
+  const std::string& target_token(int64_t id) const;
+  const std::string& end_token() const { return target_token(eos_); }
+  const std::string& subword_marker() const { return subword_marker_; }
+
+ private:
+  struct Side {
+    std::vector<std::string> tokens;  // id → token
+    std::unordered_map<std::string, int64_t> ids;
+    bool contains(const std::string& token) const { return ids.count(token) > 0; }
+  };
+  static Side side_of(std::vector<std::string> tokens);
+  std::vector<std::string> split(const std::string& sentence, const Side& side) const;
+  std::vector<std::string> pieces_of(const std::string& word, const Side& side) const;
+  int64_t id_in(const Side& side, const std::string& token) const;
+
+  Side source_, target_;
+  bool lowercase_ = true;  // the attnscope tokenizer; otherwise split on whitespace as typed
+  int64_t unk_ = 0, eos_ = 0;
+  bool append_eos_ = true;
+  size_t max_source_tokens_ = 0;  // without the end token
+  std::string subword_marker_;
+};
+
+}  // namespace attnscope

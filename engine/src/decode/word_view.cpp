@@ -1,0 +1,83 @@
+#include "attnscope/word_view.h"
+
+namespace attnscope {
+namespace {
+
+const std::string kWordStart = "\u2581";
+
+bool stands_alone(const std::string& token, const std::string& end_token) {
+  return token == end_token || (token.size() > 2 && token.front() == '<' && token.back() == '>');
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+  return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> word_groups(const std::vector<std::string>& pieces,
+                                          const std::string& marker, const std::string& end_token) {
+  std::vector<std::vector<int>> groups;
+  bool open = false;  // the last group may take the next piece
+  for (int i = 0; i < static_cast<int>(pieces.size()); ++i) {
+    const std::string& piece = pieces[static_cast<size_t>(i)];
+    const bool alone = stands_alone(piece, end_token);
+    const bool continues =
+        open && !alone &&
+        ((marker == kWordStart && !starts_with(piece, kWordStart)) || marker == "@@");
+    if (continues)
+      groups.back().push_back(i);
+    else
+      groups.push_back({i});
+    open = !alone && !marker.empty() && (marker == kWordStart || ends_with(piece, "@@"));
+  }
+  return groups;
+}
+
+std::string word_text(const std::vector<std::string>& pieces, const std::vector<int>& group,
+                      const std::string& marker) {
+  std::string word;
+  for (int i : group) {
+    std::string piece = pieces[static_cast<size_t>(i)];
+    if (marker == kWordStart && starts_with(piece, kWordStart)) piece.erase(0, kWordStart.size());
+    if (marker == "@@" && ends_with(piece, "@@")) piece.erase(piece.size() - 2);
+    word += piece;
+  }
+  return word.empty() ? pieces[static_cast<size_t>(group.front())] : word;
+}
+
+WordView word_view(const std::vector<std::string>& source_pieces,
+                   const std::vector<std::string>& target_pieces,
+                   const std::vector<std::vector<float>>& weights, const std::string& marker,
+                   const std::string& end_token) {
+  WordView view;
+  view.source_groups = word_groups(source_pieces, marker, end_token);
+  view.target_groups = word_groups(target_pieces, marker, end_token);
+  for (const auto& g : view.source_groups)
+    view.source_words.push_back(word_text(source_pieces, g, marker));
+  for (const auto& g : view.target_groups)
+    view.target_words.push_back(word_text(target_pieces, g, marker));
+  for (const auto& rows : view.target_groups) {
+    std::vector<float> merged(view.source_groups.size(), 0.0f);
+    int counted = 0;
+    for (int r : rows) {
+      if (static_cast<size_t>(r) >= weights.size()) continue;  // a step not decoded yet
+      const auto& row = weights[static_cast<size_t>(r)];
+      for (size_t w = 0; w < view.source_groups.size(); ++w)
+        for (int c : view.source_groups[w])
+          if (static_cast<size_t>(c) < row.size()) merged[w] += row[static_cast<size_t>(c)];
+      ++counted;
+    }
+    if (counted == 0) break;
+    for (float& value : merged) value /= static_cast<float>(counted);
+    view.weights.push_back(std::move(merged));
+  }
+  return view;
+}
+
+}  // namespace attnscope

@@ -1,0 +1,270 @@
+#include "model/scripted_model.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "attnscope/errors.h"
+
+namespace attnscope {
+namespace {
+
+using torch::jit::IValue;
+
+constexpr double kSumTolerance = 1e-3;  // how far a probability or attention sum may be from 1
+
+std::string shape_text(const torch::Tensor& t) {
+  std::ostringstream out;
+  out << '[';
+  for (int64_t d = 0; d < t.dim(); ++d) out << (d ? ", " : "") << t.size(d);
+  out << ']';
+  return out.str();
+}
+
+// TorchScript errors carry the interpreter's traceback; the user needs its last "…Error: …"
+// line (or the first line when there is none), kept short.
+std::string short_message(const std::string& what) {
+  std::istringstream lines(what);
+  std::string line, first, error;
+  while (std::getline(lines, line)) {
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    if (first.empty()) first = line;
+    const size_t colon = line.find("Error: ");
+    if (colon != std::string::npos && line.find(' ') > colon) error = line;
+  }
+  std::string message = error.empty() ? first : error;
+  if (message.size() > 300) message = message.substr(0, 300) + "…";
+  return message;
+}
+
+std::string type_of(const IValue& value) { return value.type()->repr_str(); }
+
+}  // namespace
+
+bool ScriptedModel::is_scripted_file(const std::string& path) {
+  // Opening a FIFO or a device to look would block or consume it; those are left to the
+  // checkpoint reader, which refuses them with its own message.
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return false;
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, 4) && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
+}
+
+void ScriptedModel::fail(const std::string& problem) const {
+  ATTNSCOPE_THROW_RUNTIME_ERROR("model '", path_, "': ", problem);
+}
+
+ScriptedModel::ScriptedModel(const std::string& path) : path_(path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) fail("is a directory");
+  try {
+    module_ = torch::jit::load(path, torch::kCPU);
+  } catch (const c10::Error& e) {
+    fail("is not a TorchScript module torch can load (" +
+         short_message(e.what_without_backtrace()) + ")");
+  } catch (const std::exception& e) {
+    fail("is not a TorchScript module torch can load (" + short_message(e.what()) + ")");
+  }
+  module_.eval();
+  read_attributes();
+  for (const char* method : {"encode", "step"})
+    if (!module_.find_method(method))
+      fail(error_message("has no method ", method,
+                         "() (mark it @torch.jit.export; see docs/model-protocol.md)"));
+  // One step on a one-word sentence finds the attention's layers and heads, and most broken
+  // modules, before the user types anything.
+  std::vector<int64_t> probe = {attributes_.unk};
+  if (attributes_.append_eos) probe.push_back(attributes_.eos);
+  const ScriptedStep first =
+      step(encode(probe), attributes_.bos, static_cast<int64_t>(probe.size()));
+  layers_ = static_cast<int>(first.attention.size(0));
+  heads_ = static_cast<int>(first.attention.size(1));
+  probed_ = true;
+}
+
+void ScriptedModel::read_attributes() {
+  auto value_of = [&](const char* name, bool required) -> std::optional<IValue> {
+    if (module_.hasattr(name)) return module_.attr(name);
+    if (required) fail(error_message("has no attribute '", name, "' (see docs/model-protocol.md)"));
+    return std::nullopt;
+  };
+  auto wrong_type = [&](const char* name, const IValue& value, const char* expected) {
+    fail(error_message("attribute '", name, "' is a ", type_of(value), "; expected ", expected));
+  };
+  auto strings = [&](const char* name) {
+    const IValue value = *value_of(name, true);
+    if (!value.isList()) wrong_type(name, value, "List[str]");
+    std::vector<std::string> tokens;
+    for (const IValue& token : value.toListRef()) {
+      if (!token.isString()) wrong_type(name, value, "List[str]");
+      tokens.push_back(token.toStringRef());
+    }
+    if (tokens.empty()) fail(error_message("attribute '", name, "' is an empty vocabulary"));
+    return tokens;
+  };
+  auto integer = [&](const char* name, bool required, int64_t fallback) {
+    const auto value = value_of(name, required);
+    if (!value) return fallback;
+    if (!value->isInt()) wrong_type(name, *value, "int");
+    return value->toInt();
+  };
+  auto text = [&](const char* name, bool required) {
+    const auto value = value_of(name, required);
+    if (!value) return std::string();
+    if (!value->isString()) wrong_type(name, *value, "str");
+    return value->toStringRef();
+  };
+
+  const int64_t protocol = integer("attnscope_protocol", false, kProtocolVersion);
+  if (protocol > kProtocolVersion)
+    fail(error_message("follows protocol version ", protocol, "; this attnscope reads version ",
+                       kProtocolVersion, " (a newer attnscope wrote it)"));
+  if (protocol < 1) fail(error_message("attribute 'attnscope_protocol' is ", protocol));
+  ScriptedModelAttributes& a = attributes_;
+  a.source_vocabulary = strings("src_vocab");
+  a.target_vocabulary = strings("tgt_vocab");
+  a.bos = integer("bos_id", true, 0);
+  a.eos = integer("eos_id", true, 0);
+  a.unk = integer("unk_id", true, 0);
+  const auto append = value_of("src_append_eos", true);
+  if (!append->isBool()) wrong_type("src_append_eos", *append, "bool");
+  a.append_eos = append->toBool();
+  a.tokenizer = text("tokenizer", true);
+  if (a.tokenizer != "attnscope" && a.tokenizer != "whitespace")
+    fail("attribute 'tokenizer' is '" + a.tokenizer + "'; expected 'attnscope' or 'whitespace'");
+  a.name = text("name", false);
+  a.source_language = text("src_lang", false);
+  a.target_language = text("tgt_lang", false);
+  a.subword_marker = text("subword_marker", false);
+  if (!a.subword_marker.empty() && a.subword_marker != "\u2581" && a.subword_marker != "@@")
+    fail("attribute 'subword_marker' is '" + a.subword_marker + "'; expected '\u2581' or '@@'");
+
+  const auto target_size = static_cast<int64_t>(a.target_vocabulary.size());
+  const auto source_size = static_cast<int64_t>(a.source_vocabulary.size());
+  auto check_id = [&](const char* name, int64_t id, bool in_source) {
+    if (id < 0 || id >= target_size)
+      fail(error_message("attribute '", name, "' is ", id, ", outside tgt_vocab (", target_size,
+                         " tokens)"));
+    if (in_source && id >= source_size)
+      fail(error_message("attribute '", name, "' is ", id, ", outside src_vocab (", source_size,
+                         " tokens)"));
+  };
+  check_id("bos_id", a.bos, false);
+  check_id("eos_id", a.eos, a.append_eos);
+  check_id("unk_id", a.unk, true);
+}
+
+int64_t ScriptedModel::parameter_count() const {
+  int64_t count = 0;
+  for (const auto& p : module_.parameters()) count += p.numel();
+  return count;
+}
+
+IValue ScriptedModel::call(const char* method, std::vector<IValue> inputs) const {
+  try {
+    return module_.get_method(method)(std::move(inputs));
+  } catch (const c10::Error& e) {
+    fail(error_message(method, "() failed: ", short_message(e.what_without_backtrace())));
+  } catch (const std::exception& e) {
+    fail(error_message(method, "() failed: ", short_message(e.what())));
+  }
+}
+
+std::vector<torch::Tensor> ScriptedModel::state_of(const IValue& value, const char* method) const {
+  if (value.isTensorList()) return value.toTensorVector();
+  if (!value.isList())
+    fail(error_message(method, "() returned a ", type_of(value),
+                       " as the decoder state; expected List[Tensor]"));
+  std::vector<torch::Tensor> state;
+  for (const IValue& element : value.toListRef()) {
+    if (!element.isTensor())
+      fail(error_message(method, "() returned a ", type_of(value),
+                         " as the decoder state; expected List[Tensor]"));
+    state.push_back(element.toTensor());
+  }
+  return state;
+}
+
+std::vector<torch::Tensor> ScriptedModel::encode(const std::vector<int64_t>& source) const {
+  return state_of(call("encode", {torch::tensor(source, torch::kLong)}), "encode");
+}
+
+ScriptedStep ScriptedModel::step(const std::vector<torch::Tensor>& state, int64_t previous,
+                                 int64_t source_length) const {
+  c10::List<torch::Tensor> state_list;
+  for (const auto& t : state) state_list.push_back(t);
+  const IValue out = call("step", {state_list, torch::full({1}, previous, torch::kLong)});
+  if (!out.isTuple() || out.toTupleRef().elements().size() != 3)
+    fail("step() returned a " + type_of(out) +
+         "; expected Tuple[Tensor, Tensor, List[Tensor]] (log-probabilities, attention, state)");
+  const auto& parts = out.toTupleRef().elements();
+  auto tensor = [&](const IValue& value, const char* what) {
+    if (!value.isTensor() || !value.toTensor().is_floating_point())
+      fail(error_message(
+          "step() returned ", what, " of type ",
+          value.isTensor() ? std::string(value.toTensor().dtype().name()) : type_of(value),
+          "; expected a float Tensor"));
+    return value.toTensor().to(torch::kFloat).contiguous();
+  };
+
+  ScriptedStep result;
+  result.log_probs = tensor(parts[0], "log-probabilities");
+  const auto vocabulary = static_cast<int64_t>(attributes_.target_vocabulary.size());
+  if (result.log_probs.dim() != 1 || result.log_probs.size(0) != vocabulary)
+    fail(error_message("step() returned log-probabilities of shape ", shape_text(result.log_probs),
+                       "; expected [", vocabulary, "] (the size of tgt_vocab)"));
+  if (torch::isnan(result.log_probs).any().item<bool>() ||
+      torch::isposinf(result.log_probs).any().item<bool>())
+    fail("step() returned NaN or +inf log-probabilities");
+  const double total = result.log_probs.exp().sum().item<double>();
+  if (std::abs(total - 1.0) > kSumTolerance)
+    fail(error_message("step() returned log-probabilities whose probabilities sum to ", total,
+                       ", not 1 (return log_softmax of the scores)"));
+
+  torch::Tensor attention = tensor(parts[1], "attention");
+  if (attention.dim() < 1 || attention.dim() > 3 || attention.size(-1) != source_length)
+    fail(error_message("step() returned attention of shape ", shape_text(attention),
+                       " for a source of ", source_length, " tokens"));
+  while (attention.dim() < 3) attention = attention.unsqueeze(0);
+  if (probed_ && (attention.size(0) != layers_ || attention.size(1) != heads_))
+    fail(error_message("step() returned attention of shape ", shape_text(attention), " after [",
+                       layers_, ", ", heads_, ", S] at its first step"));
+  if (!torch::isfinite(attention).all().item<bool>()) fail("step() returned NaN or inf attention");
+  const double lowest = attention.min().item<double>();
+  if (lowest < -1e-6)
+    fail(error_message("step() returned a negative attention weight (", lowest, ")"));
+  const double off = (attention.sum(-1) - 1.0).abs().max().item<double>();
+  if (off > kSumTolerance)
+    fail(error_message("step() returned attention rows that do not sum to 1 (one is ", off,
+                       " off)"));
+  result.attention = attention.contiguous();
+  result.state = state_of(parts[2], "step");
+  return result;
+}
+
+ModelInfo model_info(const ScriptedModel& model, const std::string& path) {
+  const ScriptedModelAttributes& a = model.attributes();
+  ModelInfo info;
+  info.path = path;
+  info.format = "torchscript";
+  info.name = a.name.empty() ? std::filesystem::path(path).stem().string() : a.name;
+  info.attention_layers = model.layers();
+  info.attention_heads = model.heads();
+  info.subword_marker = a.subword_marker;
+  info.tokenizer = a.tokenizer;
+  info.config.score.clear();
+  info.config.source_language = a.source_language;
+  info.config.target_language = a.target_language;
+  info.config.source_vocab = static_cast<int64_t>(a.source_vocabulary.size());
+  info.config.target_vocab = static_cast<int64_t>(a.target_vocabulary.size());
+  info.parameters = model.parameter_count();
+  std::error_code error;
+  const auto bytes = std::filesystem::file_size(path, error);
+  info.file_bytes = error ? 0 : static_cast<int64_t>(bytes);
+  return info;
+}
+
+}  // namespace attnscope
