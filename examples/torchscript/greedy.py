@@ -102,6 +102,13 @@ def check_step(path, log_probs, attention, vocab_size, source_length):
         fail(path, "step() returned attention rows that do not sum to 1")
 
 
+def call(path, method, *args):
+    try:
+        return method(*args)
+    except Exception as e:  # noqa: BLE001 - the model's own error, reported with its name
+        fail(path, f"{method.name}() failed: {str(e).strip().splitlines()[-1]}")
+
+
 def translate(path, model, m, sentence):
     vocab = {t: i for i, t in enumerate(m["src_vocab"])}
     source = [p for w in tokenize(sentence, m["tokenizer"])
@@ -115,10 +122,10 @@ def translate(path, model, m, sentence):
         source, ids = source + [m["src_vocab"][m["eos_id"]]], ids + [m["eos_id"]]
     result["source_tokens"] = source
     with torch.inference_mode():
-        state, prev = model.encode(torch.tensor(ids, dtype=torch.long)), m["bos_id"]
+        state, prev = call(path, model.encode, torch.tensor(ids, dtype=torch.long)), m["bos_id"]
         for _ in range(2 * len(ids) + 10):
             before = [t.clone() for t in state]
-            log_probs, attention, next_state = model.step(state, torch.tensor([prev]))
+            log_probs, attention, next_state = call(path, model.step, state, torch.tensor([prev]))
             if len(before) != len(state) or any(
                     not torch.equal(a, b) for a, b in zip(before, state)):
                 fail(path, "step() changed the state it was given (it must not modify it in place)")
