@@ -33,7 +33,7 @@ def tokenize(text, tokenizer):
     # "attnscope", roughly: lowercase, NFC; runs of letters, digits, marks and '_' are one token,
     # every other visible character is a token of its own. The C++ tokenizer is the reference.
     text = unicodedata.normalize("NFC", text.lower())
-    return re.findall(r"[\w\u0300-\u036f]+|[^\w\s]", text)
+    return re.findall(r"[\w\u0300-\u036f]+|[^\w\s\x00-\x1f\x7f]", text)
 
 
 def pieces(word, vocab, marker):
