@@ -25,6 +25,10 @@ if [ "$mode" != headless ]; then
              xvfb xauth xdotool imagemagick)  # the GUI tests drive a real window on a virtual display
 fi
 
+# The TorchScript examples' test (examples/torchscript/check.sh) runs them with Debian's PyTorch,
+# the same version as libtorch.
+if [ "$mode" = test ]; then packages+=(python3-torch); fi
+
 # The fuzzers are clang's (libFuzzer); nothing else needs clang.
 if [ "$mode" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 if [ "$mode" = lint ]; then packages=(clang-format git); fi
