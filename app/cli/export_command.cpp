@@ -4,6 +4,7 @@
 #include <attnscope/model_catalog.h>
 #include <attnscope/translator.h>
 
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -132,6 +133,8 @@ int run(const ExportCommand& c) {
   if (plots.size() > 1) ui::HeatmapPlot::shareDataRange(plots);
   ui::ExportOptions options;
   options.size = grid ? QSize(1500, 900) : QSize(900, 700);
+  // A squarish grid: four heads as 2 × 2, six score functions as 3 × 2.
+  options.columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(plots.size()))));
   if (c.width > 0) options.size.setWidth(c.width);
   if (c.height > 0) options.size.setHeight(c.height);
   ui::exportHeatmaps(plots, QString::fromStdString(c.out), options);
