@@ -26,18 +26,28 @@ int main(int argc, char** argv) {
   const QCommandLineOption scoreOption(QStringLiteral("score"),
                                        QStringLiteral("start with this score function"),
                                        QStringLiteral("NAME"));
-  parser.addOptions({compareOption, stepOption, scoreOption});
+  const QCommandLineOption modelOption(
+      QStringLiteral("model"),
+      QStringLiteral(
+          "open this model file (.attnmodel, or a TorchScript module) and start with it"),
+      QStringLiteral("FILE"));
+  parser.addOptions({compareOption, stepOption, scoreOption, modelOption});
   parser.addPositionalArgument(
       QStringLiteral("sentence"),
-      QStringLiteral("an English sentence to translate at start, or a .attnmodel file to open"));
+      QStringLiteral("an English sentence to translate at start, or a model file to open "
+                     "(.attnmodel, .pt, .pth)"));
   parser.process(app);
 
   attnscope::ui::MainWindow window;
   window.resize(1280, 800);
   window.show();
+  if (parser.isSet(modelOption)) window.openModelFile(parser.value(modelOption));
   QStringList words;
   for (const QString& argument : parser.positionalArguments()) {
-    if (argument.endsWith(QStringLiteral(".attnmodel")) && QFileInfo(argument).isFile())
+    const bool modelFile = argument.endsWith(QStringLiteral(".attnmodel")) ||
+                           argument.endsWith(QStringLiteral(".pt")) ||
+                           argument.endsWith(QStringLiteral(".pth"));
+    if (modelFile && QFileInfo(argument).isFile())
       window.openModelFile(argument);
     else
       words << argument;
