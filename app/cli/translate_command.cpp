@@ -67,7 +67,7 @@ void print(const TranslateOptions& o, const std::vector<std::string>& sentences,
       if (results[i].source.truncated)
         std::cerr << "attnscope-cli: note: line " << first_line + i << " has "
                   << results[i].source.original_length << " tokens; translated its first "
-                  << results[i].source.tokens.size() - 1 << '\n';
+                  << results[i].source.kept_length << '\n';
     }
   }
   std::cout.flush();

@@ -39,6 +39,7 @@ struct SourceText {
   std::vector<std::string> unknown_words;
   bool truncated = false;   // the sentence was longer than the model's max_source_length
   int original_length = 0;  // tokens before truncation, without "</s>"
+  int kept_length = 0;      // tokens after truncation, without "</s>"
 };
 
 struct Translation {

@@ -99,6 +99,7 @@ SourceText TokenMapping::prepare_source(const std::string& sentence) const {
     source.tokens.resize(max_source_tokens_);
     source.truncated = true;
   }
+  source.kept_length = static_cast<int>(source.tokens.size());
   for (const auto& token : source.tokens) {
     const bool unknown = !source_.contains(token);
     source.unknown.push_back(unknown);
