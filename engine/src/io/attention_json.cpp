@@ -201,10 +201,9 @@ class MatrixReader : public nlohmann::json_sax<Json> {
     // syntax error while parsing value - ..."; the line is ours, the rest is the problem.
     // "; last read: '...'" may quote a whole megabyte: the line number locates it instead.
     std::string what = e.what();
-    const size_t column = what.find("column ");
-    const size_t colon = what.find(": ", column == std::string::npos ? 0 : column);
-    if (colon != std::string::npos) what.erase(0, colon + 2);
-    what = what.substr(0, what.find("; last read"));
+    if (what.rfind("[json.exception.", 0) == 0) what.erase(0, what.find("] ") + 2);
+    if (what.rfind("parse error at line", 0) == 0) what.erase(0, what.find(": ") + 2);
+    what = shortened(what.substr(0, what.find("; last read")), 160);
     fail_at(file_.name, line(), "not valid JSON (", what, ")");
   }
 

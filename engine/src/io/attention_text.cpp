@@ -8,16 +8,17 @@
 #include "attnscope/text.h"
 
 namespace attnscope::attention_text {
-std::string shown(std::string_view text) {
-  constexpr size_t kShown = 40;
-  std::string s(text.substr(0, kShown));
+std::string shortened(std::string_view text, size_t bytes) {
+  std::string s(text.substr(0, bytes));
   // Cut at a character boundary: the message must stay UTF-8.
   while (!s.empty() && !is_valid_utf8(s) && (static_cast<unsigned char>(s.back()) & 0x80))
     s.pop_back();
   if (!is_valid_utf8(s)) return "(not UTF-8)";
   if (text.size() > s.size()) s += "…";
-  return "'" + s + "'";
+  return s;
 }
+
+std::string shown(std::string_view text) { return "'" + shortened(text, 40) + "'"; }
 
 std::string_view without_bom(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);

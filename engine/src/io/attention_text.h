@@ -17,6 +17,8 @@ template <typename... Parts>
   ATTNSCOPE_THROW_INVALID_ARGUMENT("'", name, "' line ", line, ": ", parts...);
 }
 
+/// The first `bytes` of `text`, cut at a character boundary, with "…" when something was cut.
+std::string shortened(std::string_view text, size_t bytes);
 /// `text` quoted for a message: its first 40 bytes (cut at a character boundary) and "…".
 std::string shown(std::string_view text);
 /// The text without a UTF-8 byte order mark.
