@@ -4,12 +4,13 @@
 #include <attnscope/attention_file.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+
+#include "engine/test_models.h"
 
 namespace attnscope {
 namespace {
@@ -553,19 +554,9 @@ TEST_F(AttentionFileOnDisk, UnreadableFileIsNamed) {
     EXPECT_TRUE(right(error_of(path))) << error_of(path);
     return;
   }
-  // Root reads any file: the read runs in a child that gives up root first (as in
-  // checkpoint_test), and its exit code says whether the message was right.
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    constexpr uid_t kNobody = 65534;
-    if (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) ::_exit(2);
-    ::_exit(right(error_of(path)) ? 0 : 3);
-  }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "2: could not drop root; 3: wrong message";
+  // Root reads any file: the read runs in a child that gives up root first.
+  const int result = testing::check_without_root([&] { return right(error_of(path)); });
+  EXPECT_EQ(result, 0) << "2: could not drop root; 3: wrong message";
 }
 
 }  // namespace
