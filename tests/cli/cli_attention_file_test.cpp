@@ -115,5 +115,14 @@ TEST_F(CliAttentionFile, FromExcludesAModelAndASentence) {
   expect_clean_error(run_cli({"export", "--out", out}), {"sentence", "--from"});
 }
 
+// Without the UI, export --from refuses as export always has, before reading anything.
+TEST(CliAttentionFileHeadless, ExportFromSaysWhatItNeeds) {
+  if (ATTNSCOPE_CLI_HAS_UI) GTEST_SKIP() << "the UI build exports";
+  const std::string folder = testing::temporary_folder();
+  const std::string file = write_bytes(folder, "x.csv", "target\\source,a\nx,1\n");
+  expect_clean_error(run_cli({"export", "--from", file, "--out", folder + "/x.png"}),
+                     {"export needs the desktop build"});
+}
+
 }  // namespace
 }  // namespace attnscope

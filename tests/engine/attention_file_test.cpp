@@ -461,6 +461,17 @@ std::vector<BadCase> bad_cases() {
        {},
        "'attn.txt' line 1",
        "hard alignment"},
+      {"marian a row of a million weights",
+       [] {
+         std::string s = "x ||| 0";
+         for (int i = 0; i < 1000000; ++i) s += ",0";
+         return s + "\n";
+       }(),
+       "a\n",
+       {},
+       {},
+       "'attn.txt' line 1",
+       "more than 1001 weights"},
       {"marian nan", "x ||| nan,0\n", "a\n", {}, {}, "'attn.txt' line 1", "not a finite"},
       {"marian without source", "x ||| 1,0\n", {}, {}, {}, "'attn.txt'", "source sentence"},
       {"marian n-best sentence number beyond the source file",

@@ -6,12 +6,15 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QRandomGenerator>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "attention_file_dialog.h"
 #include "candidates_view.h"
 #include "decoding_controller.h"
 #include "engine/test_models.h"
@@ -34,6 +37,7 @@ class AttentionFileTest : public QObject {
   void openedFileShowsItsTokensAndEmptiesTheStepPanel();
   void possibleLinksAreMarked();
   void badFileShowsOneMessageNamingFileAndLine();
+  void dialogRemembersTheLastAnswers();
 
  private:
   QString write(const QString& name, const QByteArray& bytes);
@@ -160,6 +164,20 @@ void AttentionFileTest::badFileShowsOneMessageNamingFileAndLine() {
   window_->openAttentionFile(files_.path());
   QTRY_VERIFY(!window_->findChildren<QMessageBox*>().isEmpty());
   QVERIFY(window_->findChildren<QMessageBox*>().front()->text().contains("directory"));
+}
+
+void AttentionFileTest::dialogRemembersTheLastAnswers() {
+  const QString path = files_.filePath(QStringLiteral("gold.talp"));
+  {
+    AttentionFileDialog dialog(window_.get());
+    dialog.findChild<QLineEdit*>(QStringLiteral("attentionPath"))->setText(path);
+    dialog.findChild<QSpinBox*>(QStringLiteral("attentionLine"))->setValue(3);
+    dialog.remember();
+  }
+  AttentionFileDialog again(window_.get());
+  QCOMPARE(again.path(), path);
+  QCOMPARE(again.options().line, size_t{3});
+  QVERIFY(!again.options().format);  // "from the content"
 }
 
 QTEST_MAIN(AttentionFileTest)

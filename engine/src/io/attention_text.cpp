@@ -84,20 +84,6 @@ std::vector<std::string> split_tokens(std::string_view line, const std::string& 
   return tokens;
 }
 
-std::vector<std::string_view> split_on(std::string_view text, char separator) {
-  std::vector<std::string_view> pieces;
-  size_t start = 0;
-  for (;;) {
-    const size_t end = text.find(separator, start);
-    if (end == std::string_view::npos) {
-      pieces.push_back(text.substr(start));
-      return pieces;
-    }
-    pieces.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-}
-
 std::string_view trim(std::string_view text) {
   const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
   while (!text.empty() && space(text.front())) text.remove_prefix(1);

@@ -53,8 +53,17 @@ void check_utf8_text(const NamedText& file, std::string_view text);
 /// tokens (found without collecting the rest of them).
 std::vector<std::string> split_tokens(std::string_view line, const std::string& name,
                                       size_t number);
-/// Splits on one separator character, keeping empty pieces.
-std::vector<std::string_view> split_on(std::string_view text, char separator);
+/// Calls `piece(std::string_view)` for each piece between `separator`s, empty ones included;
+/// nothing is collected, so a line of a million separators costs no memory.
+template <typename Piece>
+void for_each_piece(std::string_view text, char separator, Piece&& piece) {
+  for (size_t start = 0;;) {
+    const size_t end = text.find(separator, start);
+    piece(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) return;
+    start = end + 1;
+  }
+}
 std::string_view trim(std::string_view text);
 
 /// A weight: a plain decimal number, finite, in [0, 1]. `text` is quoted in the message.

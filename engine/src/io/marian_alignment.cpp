@@ -87,12 +87,12 @@ AttentionFile parse_marian(const NamedText& file, const AttentionFileOptions& op
     if (weights.size() > kMaxAttentionTokens)
       fail_at(file.name, n, "more than ", kMaxAttentionTokens, " alignment rows");
     std::vector<double> row;
-    for (std::string_view cell : split_on(row_text, ',')) {
+    for_each_piece(row_text, ',', [&](std::string_view cell) {
       if (row.size() > kMaxAttentionTokens)
         fail_at(file.name, n, "alignment row ", weights.size() + 1, " has more than ",
                 kMaxAttentionTokens + 1, " weights");
       row.push_back(parse_weight(cell, file.name, n));
-    }
+    });
     if (!weights.empty() && row.size() != weights.front().size())
       fail_at(file.name, n, "alignment row ", weights.size() + 1, " has ", row.size(),
               " weights but row 1 has ", weights.front().size());
