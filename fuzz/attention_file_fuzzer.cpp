@@ -49,9 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
   }
   AttentionFileOptions options;
-  constexpr AttentionFileFormat kFormats[] = {
-      AttentionFileFormat::Json, AttentionFileFormat::Csv, AttentionFileFormat::Pharaoh,
-      AttentionFileFormat::MarianSoft};
+  constexpr AttentionFileFormat kFormats[] = {AttentionFileFormat::Json, AttentionFileFormat::Csv,
+                                              AttentionFileFormat::Pharaoh,
+                                              AttentionFileFormat::MarianSoft};
   if (data[0] % 5 != 0) options.format = kFormats[data[0] % 5 - 1];
   options.line = 1 + data[1] % 4;
   options.one_based = data[2] & 1;
