@@ -41,17 +41,37 @@ int main(int argc, char** argv) {
                                      QStringLiteral("FILE"));
   const QCommandLineOption tgtOption(
       QStringLiteral("tgt"), QStringLiteral("target sentences (Pharaoh)"), QStringLiteral("FILE"));
+  const QCommandLineOption srcTextOption(QStringLiteral("src-text"),
+                                         QStringLiteral("the source sentence itself (Marian)"),
+                                         QStringLiteral("SENTENCE"));
   const QCommandLineOption lineOption(QStringLiteral("line"),
                                       QStringLiteral("the sentence pair to show, from 1"),
                                       QStringLiteral("N"));
   const QCommandLineOption oneBasedOption(QStringLiteral("one-based"),
                                           QStringLiteral("Pharaoh indices start at 1"));
   parser.addOptions({compareOption, stepOption, scoreOption, openOption, formatOption, srcOption,
-                     tgtOption, lineOption, oneBasedOption});
+                     tgtOption, srcTextOption, lineOption, oneBasedOption});
   parser.addPositionalArgument(
       QStringLiteral("sentence"),
       QStringLiteral("an English sentence to translate at start, or a .attnmodel file to open"));
   parser.process(app);
+
+  // Checked before the window opens, like the parser's own errors.
+  attnscope::AttentionFileOptions fileOptions;
+  if (parser.isSet(formatOption)) {
+    fileOptions.format =
+        attnscope::attention_format_from_name(parser.value(formatOption).toStdString());
+    if (!fileOptions.format) {
+      fprintf(stderr, "attnscope: --format must be json, csv, pharaoh or marian\n");
+      return 2;
+    }
+  }
+  fileOptions.source_path = parser.value(srcOption).toStdString();
+  fileOptions.target_path = parser.value(tgtOption).toStdString();
+  fileOptions.source_text = parser.value(srcTextOption).toStdString();
+  // Not a number gives 0, which the reader refuses with a message box.
+  if (parser.isSet(lineOption)) fileOptions.line = parser.value(lineOption).toULongLong();
+  fileOptions.one_based = parser.isSet(oneBasedOption);
 
   attnscope::ui::MainWindow window;
   window.resize(1280, 800);
@@ -65,23 +85,7 @@ int main(int argc, char** argv) {
   }
   if (parser.isSet(scoreOption)) window.selectModel(parser.value(scoreOption));
   if (parser.isSet(compareOption)) window.showCompare(true);
-  if (parser.isSet(openOption)) {
-    attnscope::AttentionFileOptions options;
-    if (parser.isSet(formatOption)) {
-      options.format =
-          attnscope::attention_format_from_name(parser.value(formatOption).toStdString());
-      if (!options.format) {
-        fprintf(stderr, "attnscope: --format must be json, csv, pharaoh or marian\n");
-        return 2;
-      }
-    }
-    options.source_path = parser.value(srcOption).toStdString();
-    options.target_path = parser.value(tgtOption).toStdString();
-    // 0 (not a number) is refused by the reader with a message.
-    if (parser.isSet(lineOption)) options.line = parser.value(lineOption).toULongLong();
-    options.one_based = parser.isSet(oneBasedOption);
-    window.openAttentionFile(parser.value(openOption), options);
-  }
+  if (parser.isSet(openOption)) window.openAttentionFile(parser.value(openOption), fileOptions);
   const QString sentence = words.join(QLatin1Char(' '));
   if (!sentence.isEmpty() && parser.isSet(stepOption))
     window.stepSentence(sentence, std::max(0, parser.value(stepOption).toInt()));

@@ -294,6 +294,7 @@ std::vector<BadCase> bad_cases() {
        {},
        "'attn.txt' line 1",
        "is not a link"},
+      {"line zero", "0-0\n", src, tgt, at_line(0), "'attn.txt' line 0", "lines count from 1"},
       {"pharaoh missing line", "0-0\n", src, tgt, at_line(4), "'attn.txt' line 4",
        "the file has 1 line"},
       {"pharaoh source file too short", "0-0\n0-0\n", src, "x\ny\n", at_line(2), "'src.txt' line 2",

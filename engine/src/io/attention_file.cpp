@@ -115,8 +115,7 @@ std::optional<AttentionFileFormat> attention_format_from_name(std::string_view n
 AttentionFile parse_attention_file(const NamedText& file, const AttentionFileOptions& options,
                                    const std::optional<NamedText>& source,
                                    const std::optional<NamedText>& target) {
-  if (options.line == 0)
-    ATTNSCOPE_THROW_INVALID_ARGUMENT("line numbers start at 1; there is no line 0");
+  if (options.line == 0) fail_at(file.name, 0, "there is no line 0: lines count from 1");
   if (trim(without_bom(file.text)).empty())
     fail_at(file.name, 1, "the file is empty: there is no attention matrix in it");
   const AttentionFileFormat format = options.format ? *options.format : detect_format(file);
