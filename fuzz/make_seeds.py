@@ -90,3 +90,5 @@ attention("pharaoh", b"0-0 1-1 2?2 3p3\n0-0\n", b"the house is small\nhi\n",
 attention("pharaoh-one-based", b"1-1 2-2\n", b"a b\n", b"x y\n", flags=1)
 attention("marian", b"ein Hund ||| 0.7,0.2,0.1 0.1,0.8,0.1 0,0.05,0.95\n", b"a dog\n")
 attention("marian-nbest", b"0 ||| x ||| 1,0 0,1 ||| F0=-1 ||| -1\n", b"a\n", format_byte=4)
+# Found by the fuzzer: a quoted token with a line break in it, quoted in an error message.
+attention("csv-line-break-in-token", b'target\\source,a,b\n"x\ny",1\n')

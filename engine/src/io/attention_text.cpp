@@ -18,7 +18,25 @@ std::string shortened(std::string_view text, size_t bytes) {
   return s;
 }
 
-std::string shown(std::string_view text) { return "'" + shortened(text, 40) + "'"; }
+std::string shown(std::string_view text) {
+  // A quoted CSV field may hold line breaks: the message must stay one line.
+  std::string visible;
+  for (char c : shortened(text, 40)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      visible += "\\n";
+    } else if (c == '\r') {
+      visible += "\\r";
+    } else if (byte < 0x20 || byte == 0x7F) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
+      visible += escaped;
+    } else {
+      visible += c;
+    }
+  }
+  return "'" + visible + "'";
+}
 
 std::string_view without_bom(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
