@@ -88,7 +88,7 @@ class MatrixReader : public nlohmann::json_sax<Json> {
   bool saw_heatmaps = false;
   bool from_translate = false;
   size_t heatmap_count = 0;
-  bool saw_matrix = false, saw_source = false, saw_target = false, saw_attention = false;
+  bool saw_source = false, saw_target = false, saw_attention = false;
   size_t matrix_line = 1, heatmaps_line = 1, source_line = 1, target_line = 1, attention_line = 1,
          unknown_line = 1;
   std::vector<size_t> row_lines;
@@ -135,10 +135,7 @@ class MatrixReader : public nlohmann::json_sax<Json> {
       wrong_type(role, "an object");
     add(role);
     nest();
-    if (role == Role::Matrix) {
-      saw_matrix = true;
-      matrix_line = line();
-    }
+    if (role == Role::Matrix) matrix_line = line();
     stack_.push_back(Frame{role, 0, {}});
     return true;
   }
