@@ -95,7 +95,8 @@ case "$mode" in
     seconds=${1:-60}
     cmake -S fuzz -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
     cmake --build build-fuzz
-    for target in tokenizer checkpoint; do
+    targets=(tokenizer checkpoint attention_file)
+    for target in "${targets[@]}"; do
       # New inputs go to build-fuzz/corpus; fuzz/corpus (the committed seeds) is only read.
       mkdir -p "build-fuzz/corpus/$target" build-fuzz/crashes
       echo "fuzzing $target for $seconds s"
@@ -105,7 +106,7 @@ case "$mode" in
         { tail -n 60 "build-fuzz/$target.log" >&2; exit 1; }
       grep -E "^(Done|stat::number_of_executed_units)" "build-fuzz/$target.log" || true
     done
-    echo "fuzz: 2 passed, 0 failed"  # a failing target exited above
+    echo "fuzz: ${#targets[@]} passed, 0 failed"  # a failing target exited above
     ;;
   *)
     echo "usage: $0 [run [SENTENCE] | test | build | sanitize | fuzz [SECONDS]]" >&2

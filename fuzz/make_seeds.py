@@ -64,3 +64,31 @@ for name, text in {
     write("tokenizer", name, text.encode())
 write("tokenizer", "controls", b"a\x00b\x01\tc\r\n\x7f d")
 write("tokenizer", "invalid-utf8", b"ab\xff\xfe \xc3( \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82")
+
+
+def attention(name, text, source=b"", target=b"", format_byte=0, line=1, flags=0):
+    """Format byte (0 automatic, 1 json, 2 csv, 3 pharaoh, 4 marian), line, flags, then the
+    attention file, the source and the target sentences separated by NUL bytes."""
+    write("attention_file", name,
+          bytes([format_byte, line - 1, flags]) + text + b"\0" + source + b"\0" + target)
+
+
+attention("export-json", json.dumps({
+    "attention": [[0.8125, 0.1875, 0], [0.0625, 0.25, 0.6875]], "model": "additive",
+    "source_tokens": ["a", "dog", "</s>"], "target_tokens": ["ein", "</s>"],
+    "unknown_source": [False, True, False]}, indent=4).encode())
+attention("grid-json", json.dumps({"heatmaps": [
+    {"attention": [[1]], "source_tokens": ["a"], "target_tokens": ["x"]},
+    {"attention": [[0.5, 0.5]], "source_tokens": ["a", "b"], "target_tokens": ["y"]}]}).encode(),
+    line=2)
+attention("translate-jsonl",
+          b'{"source_tokens":["a","</s>"],"tokens":["x","</s>"],"attention":[[1,0],[0,1]]}\n'
+          b'{"source_tokens":["b"],"tokens":["y"],"attention":[[1]]}\n', line=2)
+attention("export-csv", b'target\\source,"a,b",</s>\nein,0.5,0.5\n"x""y",1e-07,0.9999999\n')
+attention("pharaoh", b"0-0 1-1 2?2 3p3\n0-0\n", b"the house is small\nhi\n",
+          b"das haus ist klein\nhallo\n")
+attention("pharaoh-one-based", b"1-1 2-2\n", b"a b\n", b"x y\n", flags=1)
+attention("marian", b"ein Hund ||| 0.7,0.2,0.1 0.1,0.8,0.1 0,0.05,0.95\n", b"a dog\n")
+attention("marian-nbest", b"0 ||| x ||| 1,0 0,1 ||| F0=-1 ||| -1\n", b"a\n", format_byte=4)
+# Found by the fuzzer: a quoted token with a line break in it, quoted in an error message.
+attention("csv-line-break-in-token", b'target\\source,a,b\n"x\ny",1\n')

@@ -1,5 +1,6 @@
 #include "attention_matrix.h"
 
+#include <QObject>
 #include <stdexcept>
 
 namespace attnscope::ui {
@@ -14,6 +15,21 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
   for (const auto& token : translation.tokens) m.targetTokens << QString::fromStdString(token);
   for (const auto& row : translation.attention)
     m.weights << QVector<double>(row.begin(), row.end());
+  return m;
+}
+
+AttentionMatrix AttentionMatrix::fromAttentionFile(const AttentionFile& file) {
+  AttentionMatrix m;
+  m.title = QString::fromStdString(file.title);
+  if (file.has_possible_links()) {
+    const QString legend = QObject::tr("sure links 1, possible links %1").arg(kPossibleLinkWeight);
+    m.title = m.title.isEmpty() ? legend : m.title + QStringLiteral(" · ") + legend;
+  }
+  for (const auto& token : file.source_tokens) m.sourceTokens << QString::fromStdString(token);
+  for (bool unknown : file.unknown_source) m.unknownSource << unknown;
+  for (const auto& token : file.target_tokens) m.targetTokens << QString::fromStdString(token);
+  for (const auto& row : file.weights) m.weights << QVector<double>(row.begin(), row.end());
+  for (const auto& row : file.possible) m.possibleLinks << QVector<bool>(row.begin(), row.end());
   return m;
 }
 

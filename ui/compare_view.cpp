@@ -85,7 +85,7 @@ void CompareView::setModels(const QStringList& keys) {
   for (int i = 0; i < keys.size(); ++i) {
     auto* plot = new HeatmapPlot(this);
     plot->setGradient(colormap(colormap_));
-    plot->setMatrix(AttentionMatrix{keys[i], {}, {}, {}, {}});
+    plot->setMatrix(AttentionMatrix{keys[i], {}, {}, {}, {}, {}});
     grid_->addWidget(plot, i / kGridColumns, i % kGridColumns);
     connect(plot, &HeatmapPlot::cellHovered, this, &CompareView::hoverAll);
     plots_ << plot;

@@ -222,11 +222,11 @@ void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
   QString source = matrix_.sourceTokens[column];
   if (column < matrix_.unknownSource.size() && matrix_.unknownSource[column])
     source += tr(" (unknown word, read as <unk>)");
-  QToolTip::showText(event->globalPosition().toPoint(),
-                     tr("source: %1\ntarget: %2\nweight: %3")
-                         .arg(source, matrix_.targetTokens[row])
-                         .arg(matrix_.weights[row][column], 0, 'f', 4),
-                     this);
+  QString tip = tr("source: %1\ntarget: %2\nweight: %3")
+                    .arg(source, matrix_.targetTokens[row])
+                    .arg(matrix_.weights[row][column], 0, 'f', 4);
+  if (matrix_.isPossibleLink(row, column)) tip += tr(" (possible link, drawn at half weight)");
+  QToolTip::showText(event->globalPosition().toPoint(), tip, this);
   Q_EMIT cellHovered(row, column);
 }
 

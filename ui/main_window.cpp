@@ -30,6 +30,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "attention_file_dialog.h"
 #include "colormaps.h"
 #include "compare_view.h"
 #include "decoding_controller.h"
@@ -218,6 +219,8 @@ void MainWindow::createActions() {
     if (!path.isEmpty()) openModelFile(path);
   });
   open->setShortcut(QKeySequence::Open);
+  file->addAction(tr("Open &attention…"), QKeySequence(tr("Ctrl+Shift+O")), this,
+                  &MainWindow::openAttentionDialog);
   QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
   exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
   exportAction->setObjectName(QStringLiteral("exportAction"));
@@ -548,6 +551,42 @@ void MainWindow::addModelFile(const QString& path, const ModelInfo& info) {
   models_->setCurrentText(key);
   Q_EMIT modelOpened(key);
   runDeferred();
+}
+
+void MainWindow::openAttentionDialog() {
+  AttentionFileDialog dialog(this);
+  if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty()) return;
+  dialog.remember();
+  openAttentionFile(dialog.path(), dialog.options());
+}
+
+void MainWindow::openAttentionFile(const QString& path, const AttentionFileOptions& options) {
+  // Read here, not on the engine thread: no model is involved, and the reader is linear in a file
+  // it refuses above 64 MB, with every matrix capped at 1000 × 1000.
+  AttentionFile file;
+  try {
+    file = read_attention_file(path.toStdString(), options);
+  } catch (const std::exception& e) {
+    showError(QString::fromStdString(e.what()));
+    return;
+  }
+  controller_->clear();  // no decoding session: nothing to step through
+  beamHypotheses_.clear();
+  beamList_->clear();
+  beamList_->setVisible(false);
+  showCompare(false);
+  heatmap_->setReservedRows(0);
+  heatmap_->setMatrix(AttentionMatrix::fromAttentionFile(file));
+  heatmap_->setCurrentRow(-1);
+  stepPanel_->showStep(nullptr, 0, {});
+  QStringList target;
+  for (const auto& token : file.target_tokens) target << QString::fromStdString(token);
+  const QString line = options.line > 1 ? tr(", line %1").arg(options.line) : QString();
+  output_->setText(tr("%1 <span style='color:gray'>(%2: %3%4)</span>")
+                       .arg(target.join(QLatin1Char(' ')).toHtmlEscaped(),
+                            QString::fromStdString(file.format),
+                            QFileInfo(path).fileName().toHtmlEscaped(), line));
+  Q_EMIT heatmapUpdated();
 }
 
 void MainWindow::exportTo(const QString& path, const ExportOptions& options) {

@@ -1,5 +1,7 @@
 #pragma once
 // The attnscope window: type a sentence, watch it decode, switch and compare score functions.
+#include <attnscope/attention_file.h>
+
 #include <QList>
 #include <QMainWindow>
 #include <QThread>
@@ -38,6 +40,9 @@ class MainWindow : public QMainWindow {
   /// Reads a model file's header on the engine thread, then adds it to the score function list
   /// and selects it (modelOpened), or shows a dialog naming the problem.
   void openModelFile(const QString& path);
+  /// Shows the attention matrix in `path` (written by attnscope or another tool) without a model:
+  /// the heatmap shows it, the step panel is empty. A bad file gives a message box naming it.
+  void openAttentionFile(const QString& path, const AttentionFileOptions& options = {});
   /// Exports the current heatmap, or the compare grid when that tab is shown.
   void exportTo(const QString& path, const ExportOptions& options);
   void selectModel(const QString& key);
@@ -93,6 +98,7 @@ class MainWindow : public QMainWindow {
   void showError(const QString& message);
   void showModelInfo();
   void exportDialog();
+  void openAttentionDialog();
   void applyColormap(const QString& name);
   template <typename Call>
   void post(Call&& call);

@@ -1,11 +1,14 @@
 // attnscope-cli export: the app's heatmap rendering, headless (QT_QPA_PLATFORM=offscreen when
-// there is no display). A build without the UI (-DATTNSCOPE_BUILD_UI=OFF, no Qt) keeps the
-// command and its options, and says what it needs.
+// there is no display), of a translation or of an attention file another tool wrote (--from). A
+// build without the UI (-DATTNSCOPE_BUILD_UI=OFF, no Qt) keeps the command and its options, and
+// says what it needs.
+#include <attnscope/attention_file.h>
 #include <attnscope/model_catalog.h>
 #include <attnscope/translator.h>
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "cli/command.h"
@@ -33,7 +36,17 @@ struct ExportCommand {
   int layer = 0;     // 1-based; 0: the last
   std::string head;  // a 1-based number, "mean" or "all"; empty: "mean"
   std::vector<std::string> sentence;
+  std::string from;  // an attention file instead of a model and a sentence
+  std::string format;
+  AttentionFileOptions file;
 };
+
+// What CLI11 cannot say by itself: a sentence is needed unless --from gives the matrix.
+void check_arguments(const ExportCommand& c) {
+  if (c.from.empty() && c.sentence.empty())
+    throw std::invalid_argument(
+        "export needs the English sentence to translate, or --from FILE (an attention file)");
+}
 
 #ifndef ATTNSCOPE_WITH_UI
 int run(const ExportCommand&) {
@@ -74,6 +87,38 @@ std::vector<View> views_of(const Translation& t, const ExportCommand& c, const s
   return views;
 }
 
+using ModelList = std::vector<std::pair<std::string, std::string> >;  // title, path
+
+// The models to translate with: --model, every installed one (--score all), or --score's.
+ModelList models_to_export(const ExportCommand& c) {
+  ModelList models;
+  if (!c.model.empty())
+    models.emplace_back(QFileInfo(QString::fromStdString(c.model)).completeBaseName().toStdString(),
+                        c.model);
+  else if (c.score == "all")
+    for (const auto& info : installed_models()) models.emplace_back(info.config.score, info.path);
+  else
+    models.emplace_back(c.score, resolve_model(c.score));
+  if (models.empty()) throw std::runtime_error("no installed models to export");
+  return models;
+}
+
+// The plots are widgets: they need a QApplication, which needs a platform even without a display.
+std::unique_ptr<QApplication> headless_application() {
+  if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  // Qt's warnings (no XDG_RUNTIME_DIR under a plain shell, offscreen plugin notes) are not the
+  // user's business here; real failures arrive as exceptions with their own message.
+  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& text) {
+    if (type == QtCriticalMsg || type == QtFatalMsg) fprintf(stderr, "%s\n", qPrintable(text));
+  });
+  static int argc = 1;
+  static char name[] = "attnscope-cli";
+  static char* argv[] = {name, nullptr};
+  return std::make_unique<QApplication>(argc, argv);
+}
+
 int run(const ExportCommand& c) {
   if (!ui::exportFormatFor(QString::fromStdString(c.out)))
     throw std::invalid_argument("cannot export to '" + c.out +
@@ -88,34 +133,27 @@ int run(const ExportCommand& c) {
   if (!out.absoluteDir().exists())
     throw std::invalid_argument("cannot export to '" + c.out + "': folder '" +
                                 out.absolutePath().toStdString() + "' does not exist");
-  std::string sentence;
-  for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
-  bool grid = c.score == "all" && c.model.empty();
-  std::vector<std::pair<std::string, std::string> > models;  // title, path
-  if (!c.model.empty())
-    models.emplace_back(QFileInfo(QString::fromStdString(c.model)).completeBaseName().toStdString(),
-                        c.model);
-  else if (grid)
-    for (const auto& info : installed_models()) models.emplace_back(info.config.score, info.path);
-  else
-    models.emplace_back(c.score, resolve_model(c.score));
-  if (models.empty()) throw std::runtime_error("no installed models to export");
-
-  if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
-      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-  // Qt's warnings (no XDG_RUNTIME_DIR under a plain shell, offscreen plugin notes) are not the
-  // user's business here; real failures arrive as exceptions with their own message.
-  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& text) {
-    if (type == QtCriticalMsg || type == QtFatalMsg) fprintf(stderr, "%s\n", qPrintable(text));
-  });
-  static int argc = 1;
-  static char name[] = "attnscope-cli";
-  static char* argv[] = {name, nullptr};
-  QApplication app(argc, argv);
-
+  // The input is read (or the models found) before Qt starts, so its errors come first.
+  std::optional<AttentionFile> file;
+  ModelList models;
+  if (!c.from.empty()) {
+    AttentionFileOptions options = c.file;
+    if (!c.format.empty()) options.format = attention_format_from_name(c.format);
+    file = read_attention_file(c.from, options);
+  } else {
+    models = models_to_export(c);
+  }
+  const auto app = headless_application();
   std::vector<std::unique_ptr<ui::HeatmapPlot> > owned;
   QList<ui::HeatmapPlot*> plots;
+  const auto add_plot = [&](const ui::AttentionMatrix& matrix) {
+    owned.push_back(std::make_unique<ui::HeatmapPlot>());
+    owned.back()->setMatrix(matrix);
+    plots << owned.back().get();
+  };
+  if (file) add_plot(ui::AttentionMatrix::fromAttentionFile(*file));
+  std::string sentence;
+  for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
   for (const auto& [title, path] : models) {
     const Translator translator(path);
     const Translation t = c.reference.empty() ? translator.translate(sentence)
@@ -123,15 +161,13 @@ int run(const ExportCommand& c) {
     for (const View& view : views_of(t, c, title)) {
       Translation shown = t;
       shown.attention = t.attention_for(view.choice);
-      owned.push_back(std::make_unique<ui::HeatmapPlot>());
-      owned.back()->setMatrix(
-          ui::AttentionMatrix::fromTranslation(shown, QString::fromStdString(view.title)));
-      plots << owned.back().get();
+      add_plot(ui::AttentionMatrix::fromTranslation(shown, QString::fromStdString(view.title)));
     }
   }
-  grid = grid || plots.size() > 1;  // every head of a layer side by side
   if (plots.size() > 1) ui::HeatmapPlot::shareDataRange(plots);
   ui::ExportOptions options;
+  // The compare grid, or every head of a layer side by side.
+  const bool grid = plots.size() > 1;
   options.size = grid ? QSize(1500, 900) : QSize(900, 700);
   // A squarish grid: four heads as 2 × 2, six score functions as 3 × 2.
   options.columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(plots.size()))));
@@ -150,10 +186,10 @@ Action add_export_command(CLI::App& app) {
   choices.push_back("all");
   auto* score = app.add_option("--score", c->score, "score function, or 'all' for the compare grid")
                     ->check(CLI::IsMember(choices));
-  app.add_option("--model", c->model, "model file")->excludes(score);
+  auto* model = app.add_option("--model", c->model, "model file")->excludes(score);
   app.add_option("--out", c->out, "output file: .png, .pdf, .svg, .csv or .json")->required();
-  app.add_option("--reference", c->reference,
-                 "force-decode this target sentence instead of translating");
+  auto* reference = app.add_option("--reference", c->reference,
+                                   "force-decode this target sentence instead of translating");
   app.add_option("--layer", c->layer,
                  "models with several layers: which one (1 = first; default: the last)")
       ->check(CLI::Range(1, 1000));
@@ -163,8 +199,34 @@ Action add_export_command(CLI::App& app) {
   app.add_option("--width", c->width, "picture width in pixels")->check(CLI::Range(16, 20000));
   app.add_option("--height", c->height, "picture height in pixels")->check(CLI::Range(16, 20000));
   add_threads_option(app, c->threads);
-  app.add_option("sentence", c->sentence, "the English sentence")->required();
-  return [c] { return run(*c); };
+  auto* sentence = app.add_option("sentence", c->sentence, "the English sentence");
+
+  auto* from = app.add_option("--from", c->from,
+                              "an attention file instead of a translation: attnscope JSON or CSV, "
+                              "translate --json lines, Pharaoh links, Marian soft alignment");
+  from->excludes(score)->excludes(model)->excludes(reference)->excludes(sentence);
+  std::vector<std::string> formats;
+  for (auto f : {AttentionFileFormat::Json, AttentionFileFormat::Csv, AttentionFileFormat::Pharaoh,
+                 AttentionFileFormat::MarianSoft})
+    formats.push_back(attention_format_name(f));
+  app.add_option("--format", c->format, "the attention file's format (default: from its content)")
+      ->check(CLI::IsMember(formats))
+      ->needs(from);
+  app.add_option("--src", c->file.source_path,
+                 "source sentences, one per line, tokens split by spaces (Pharaoh, Marian)")
+      ->needs(from);
+  app.add_option("--tgt", c->file.target_path, "target sentences (Pharaoh)")->needs(from);
+  app.add_option("--src-text", c->file.source_text, "the source sentence itself (Marian)")
+      ->needs(from);
+  app.add_option("--line", c->file.line,
+                 "the sentence pair, JSON line or heatmap to show, from 1 (default 1)")
+      ->check(CLI::Range(static_cast<size_t>(1), static_cast<size_t>(1) << 40))
+      ->needs(from);
+  app.add_flag("--one-based", c->file.one_based, "Pharaoh indices start at 1")->needs(from);
+  return [c] {
+    check_arguments(*c);
+    return run(*c);
+  };
 }
 
 }  // namespace attnscope::cli

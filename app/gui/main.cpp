@@ -1,8 +1,10 @@
 // attnscope: the desktop app. `attnscope "A sentence."` starts with it translated;
-// `attnscope model.attnmodel` opens that model too.
+// `attnscope model.attnmodel` opens that model too; `attnscope --open FILE` shows an attention
+// file another tool wrote.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <cstdio>
 
 #include "main_window.h"
 
@@ -31,12 +33,51 @@ int main(int argc, char** argv) {
       QStringLiteral(
           "open this model file (.attnmodel, or a TorchScript module) and start with it"),
       QStringLiteral("FILE"));
-  parser.addOptions({compareOption, stepOption, scoreOption, modelOption});
+  const QCommandLineOption openOption(
+      QStringLiteral("open"),
+      QStringLiteral("show an attention file (attnscope JSON/CSV, translate --json, Pharaoh, "
+                     "Marian soft alignment)"),
+      QStringLiteral("FILE"));
+  const QCommandLineOption formatOption(QStringLiteral("format"),
+                                        QStringLiteral("its format: json, csv, pharaoh or marian"),
+                                        QStringLiteral("NAME"));
+  const QCommandLineOption srcOption(QStringLiteral("src"),
+                                     QStringLiteral("source sentences (Pharaoh, Marian)"),
+                                     QStringLiteral("FILE"));
+  const QCommandLineOption tgtOption(
+      QStringLiteral("tgt"), QStringLiteral("target sentences (Pharaoh)"), QStringLiteral("FILE"));
+  const QCommandLineOption srcTextOption(QStringLiteral("src-text"),
+                                         QStringLiteral("the source sentence itself (Marian)"),
+                                         QStringLiteral("SENTENCE"));
+  const QCommandLineOption lineOption(QStringLiteral("line"),
+                                      QStringLiteral("the sentence pair to show, from 1"),
+                                      QStringLiteral("N"));
+  const QCommandLineOption oneBasedOption(QStringLiteral("one-based"),
+                                          QStringLiteral("Pharaoh indices start at 1"));
+  parser.addOptions({compareOption, stepOption, scoreOption, modelOption, openOption, formatOption,
+                     srcOption, tgtOption, srcTextOption, lineOption, oneBasedOption});
   parser.addPositionalArgument(
       QStringLiteral("sentence"),
       QStringLiteral("an English sentence to translate at start, or a model file to open "
                      "(.attnmodel, .pt, .pth)"));
   parser.process(app);
+
+  // Checked before the window opens, like the parser's own errors.
+  attnscope::AttentionFileOptions fileOptions;
+  if (parser.isSet(formatOption)) {
+    fileOptions.format =
+        attnscope::attention_format_from_name(parser.value(formatOption).toStdString());
+    if (!fileOptions.format) {
+      fprintf(stderr, "attnscope: --format must be json, csv, pharaoh or marian\n");
+      return 2;
+    }
+  }
+  fileOptions.source_path = parser.value(srcOption).toStdString();
+  fileOptions.target_path = parser.value(tgtOption).toStdString();
+  fileOptions.source_text = parser.value(srcTextOption).toStdString();
+  // Not a number gives 0, which the reader refuses with a message box.
+  if (parser.isSet(lineOption)) fileOptions.line = parser.value(lineOption).toULongLong();
+  fileOptions.one_based = parser.isSet(oneBasedOption);
 
   attnscope::ui::MainWindow window;
   window.resize(1280, 800);
@@ -54,6 +95,7 @@ int main(int argc, char** argv) {
   }
   if (parser.isSet(scoreOption)) window.selectModel(parser.value(scoreOption));
   if (parser.isSet(compareOption)) window.showCompare(true);
+  if (parser.isSet(openOption)) window.openAttentionFile(parser.value(openOption), fileOptions);
   const QString sentence = words.join(QLatin1Char(' '));
   if (!sentence.isEmpty() && parser.isSet(stepOption))
     window.stepSentence(sentence, std::max(0, parser.value(stepOption).toInt()));

@@ -20,13 +20,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "engine/scripted_modules.h"
+#include "cli/cli_process.h"
 #include "engine/test_models.h"
 #include "io/checkpoint.h"
-
-#ifndef ATTNSCOPE_CLI
-#error "ATTNSCOPE_CLI: the path of attnscope-cli, set by tests/CMakeLists.txt"
-#endif
 
 namespace attnscope {
 namespace {
@@ -34,177 +30,9 @@ namespace {
 using testing::gzip;
 using testing::read_bytes;
 using testing::repeat_words;
+using namespace cli_test;
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-// Sanitizer builds start and run several times slower.
-const double kTimeScale = std::getenv("ATTNSCOPE_TEST_TIME_SCALE")
-                              ? std::atof(std::getenv("ATTNSCOPE_TEST_TIME_SCALE"))
-                              : 1.0;
-
-struct Outcome {
-  int exit_code = -1;  // -1 when killed by a signal
-  int signal = 0;
-  bool timed_out = false;
-  double seconds = 0.0;
-  std::string out, err;
-
-  std::vector<std::string> err_lines() const { return lines(err); }
-  std::vector<std::string> out_lines() const { return lines(out); }
-  static std::vector<std::string> lines(const std::string& text) {
-    std::vector<std::string> result;
-    size_t start = 0;
-    while (start < text.size()) {
-      size_t end = text.find('\n', start);
-      if (end == std::string::npos) end = text.size();
-      result.push_back(text.substr(start, end - start));
-      start = end + 1;
-    }
-    return result;
-  }
-};
-
-std::ostream& operator<<(std::ostream& out, const Outcome& r) {
-  return out << "exit " << r.exit_code << " signal " << r.signal
-             << (r.timed_out ? " TIMED OUT" : "") << " after " << r.seconds
-             << " s\nstdout: " << r.out.substr(0, 2000) << "\nstderr: " << r.err.substr(0, 2000);
-}
-
-struct RunOptions {
-  std::string input;                // written to stdin, then closed
-  std::string stdin_path;           // instead: stdin opened from this path
-  std::string stdout_path;          // instead of capturing: stdout to this path (e.g. /dev/full)
-  rlim_t file_size_limit = 0;       // > 0: RLIMIT_FSIZE with SIGXFSZ ignored (a full disk)
-  double timeout = 120.0;           // seconds, before kTimeScale
-  std::function<bool()> kill_when;  // polled; true: SIGKILL the child (a crash)
-};
-
-// fork + exec with pipes, no shell; the child is killed at the timeout.
-Outcome run_cli(const std::vector<std::string>& args, const RunOptions& options = {}) {
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
-    throw std::runtime_error("pipe failed");
-  std::vector<std::string> argv_strings = {ATTNSCOPE_CLI};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_strings) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const auto start = Clock::now();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    if (!options.stdin_path.empty()) {
-      const int fd = ::open(options.stdin_path.c_str(), O_RDONLY);
-      ::dup2(fd, 0);
-    } else {
-      ::dup2(in[0], 0);
-    }
-    if (!options.stdout_path.empty()) {
-      const int fd = ::open(options.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(fd, 1);
-    } else {
-      ::dup2(out[1], 1);
-    }
-    ::dup2(err[1], 2);
-    ::signal(SIGPIPE, SIG_DFL);
-    if (options.file_size_limit > 0) {
-      ::signal(SIGXFSZ, SIG_IGN);  // kept across exec: writes fail with EFBIG, like ENOSPC
-      rlimit limit{options.file_size_limit, options.file_size_limit};
-      ::setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  ::close(in[0]);
-  ::close(out[1]);
-  ::close(err[1]);
-  Outcome run;
-  size_t written = 0;
-  int in_fd = in[1];
-  if (options.input.empty()) ::close(in_fd), in_fd = -1;
-  std::string* sinks[2] = {&run.out, &run.err};
-  int fds[2] = {out[0], err[0]};
-  const double timeout = options.timeout * kTimeScale;
-  while (fds[0] >= 0 || fds[1] >= 0 || in_fd >= 0) {
-    pollfd p[3];
-    int n = 0;
-    for (int i = 0; i < 2; ++i)
-      if (fds[i] >= 0) p[n++] = {fds[i], POLLIN, 0};
-    if (in_fd >= 0) p[n++] = {in_fd, POLLOUT, 0};
-    ::poll(p, static_cast<nfds_t>(n), 20);
-    for (int k = 0; k < n; ++k) {
-      if (p[k].revents == 0) continue;
-      if (p[k].fd == in_fd) {
-        ::signal(SIGPIPE, SIG_IGN);
-        const ssize_t w = ::write(in_fd, options.input.data() + written,
-                                  std::min<size_t>(65536, options.input.size() - written));
-        if (w > 0) written += static_cast<size_t>(w);
-        if (w < 0 || written == options.input.size()) ::close(in_fd), in_fd = -1;
-        continue;
-      }
-      char buffer[65536];
-      const ssize_t r = ::read(p[k].fd, buffer, sizeof buffer);
-      const int i = p[k].fd == fds[0] ? 0 : 1;
-      if (r > 0) {
-        sinks[i]->append(buffer, static_cast<size_t>(r));
-      } else {
-        ::close(fds[i]);
-        fds[i] = -1;
-      }
-    }
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    if (elapsed > timeout || (options.kill_when && options.kill_when())) {
-      run.timed_out = elapsed > timeout;
-      ::kill(pid, SIGKILL);
-      break;
-    }
-  }
-  for (int fd : {fds[0], fds[1], in_fd})
-    if (fd >= 0) ::close(fd);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) run.signal = WTERMSIG(status);
-  return run;
-}
-
-std::string write_bytes(const std::string& folder, const std::string& name,
-                        const std::string& bytes) {
-  const std::string path = folder + "/" + name;
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
-
-// A failed run: non-zero exit, no signal, in time, and one line "attnscope-cli: error: ..."
-// last on stderr that holds every part of `parts` (the input's name and the problem). Training
-// logs its progress before it.
-void expect_clean_error(const Outcome& r, const std::vector<std::string>& parts) {
-  EXPECT_FALSE(r.timed_out) << r;
-  EXPECT_EQ(r.signal, 0) << r;
-  EXPECT_GT(r.exit_code, 0) << r;
-  const auto lines = r.err_lines();
-  ASSERT_FALSE(lines.empty()) << r;
-  const std::string prefix = "attnscope-cli: error: ";
-  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
-                          [&](const std::string& l) { return l.rfind(prefix, 0) == 0; }),
-            1)
-      << r;
-  EXPECT_EQ(lines.back().rfind(prefix, 0), 0u) << r;
-  for (const auto& line : lines)
-    if (line.rfind(prefix, 0) != 0)
-      EXPECT_TRUE(line.rfind("epoch ", 0) == 0 || line.rfind("note: ", 0) == 0)
-          << "stray line: " << r;
-  for (const auto& part : parts)
-    EXPECT_NE(lines.back().find(part), std::string::npos) << part << "\n" << r;
-}
-
-void expect_success(const Outcome& r) {
-  EXPECT_FALSE(r.timed_out) << r;
-  EXPECT_EQ(r.signal, 0) << r;
-  EXPECT_EQ(r.exit_code, 0) << r;
-}
 
 class Cli : public ::testing::Test {
  protected:
@@ -596,61 +424,6 @@ TEST_F(Cli, BadExportPathsGiveOneLine) {
   const std::string good = folder + "/good.csv";
   expect_success(run_cli({"export", "--model", model(), "--out", good, "--threads", "1", "a b"}));
   EXPECT_GT(fs::file_size(good), 0u);
-}
-
-// TorchScript models (docs/model-protocol.md) through every command that takes --model.
-TEST(CliScriptedModel, TranslateEvalAndExport) {
-  using testing::write_scripted_module;
-  const std::string copy = write_scripted_module({}, "cli_copy");
-  const std::string heads = write_scripted_module({2, 4}, "cli_heads");
-
-  const Outcome plain = run_cli({"translate", "--model", copy, "--threads", "1", "a b c", "d"});
-  expect_success(plain);
-  EXPECT_EQ(plain.out_lines(), (std::vector<std::string>{"a b c", "d"}));
-  const Outcome beam = run_cli({"translate", "--model", copy, "--beam", "5", "e c"});
-  expect_success(beam);
-  EXPECT_EQ(beam.out_lines(), (std::vector<std::string>{"e c"}));
-
-  const Outcome json = run_cli({"translate", "--model", heads, "--json", "a b"});
-  expect_success(json);
-  const auto j = nlohmann::json::parse(json.out);
-  EXPECT_EQ(j["tokens"], (std::vector<std::string>{"a", "b", "</s>"}));
-  EXPECT_EQ(j["layers"], 2);
-  EXPECT_EQ(j["heads"], 4);
-  ASSERT_EQ(j["head_attention"].size(), 3u);  // steps
-  EXPECT_EQ(j["head_attention"][0].size(), 2u);
-  EXPECT_EQ(j["head_attention"][0][1].size(), 4u);
-  EXPECT_EQ(j["head_attention"][0][1][3].size(), 3u);  // source tokens
-
-  const std::string folder = testing::temporary_folder();
-  const std::string src = folder + "/scripted.src";
-  std::ofstream(src) << "a b c d e\nb c d e a\n";  // 4-grams, so BLEU is defined
-  const Outcome eval = run_cli({"eval", "--model", copy, "--src", src, "--ref", src});
-  expect_success(eval);
-  EXPECT_NE(eval.out.find("BLEU = 100.00"), std::string::npos) << eval;
-  EXPECT_NE(eval.out.find("cli_copy"), std::string::npos) << eval;
-
-  if (ATTNSCOPE_CLI_HAS_UI) {
-    const std::string csv = folder + "/heads.csv";
-    expect_success(run_cli({"export", "--model", heads, "--head", "all", "--out", csv, "a b"}));
-    EXPECT_NE(testing::read_bytes(csv).find("layer 2 · head 4"), std::string::npos);
-    expect_clean_error(run_cli({"export", "--model", heads, "--layer", "3", "--out", csv, "a b"}),
-                       {"--layer 3: model 'cli_heads' has 2 layers"});
-    expect_clean_error(run_cli({"export", "--model", copy, "--head", "2", "--out", csv, "a b"}),
-                       {"has one attention matrix"});
-  }
-}
-
-TEST(CliScriptedModel, BrokenModulesGiveOneLine) {
-  testing::ScriptedModuleSpec broken;
-  broken.break_step = "        attention = attention[:-1]\n";
-  const std::string path = testing::write_scripted_module(broken, "cli_broken");
-  expect_clean_error(run_cli({"translate", "--model", path, "a b"}),
-                     {"model '" + path + "': step() returned attention of shape [1]"});
-  const std::string junk = testing::temporary_folder() + "/junk.pt";
-  std::ofstream(junk, std::ios::binary) << "PK\x03\x04 and then nothing";
-  expect_clean_error(run_cli({"translate", "--model", junk, "a b"}),
-                     {"model '" + junk + "': is not a TorchScript module"});
 }
 
 TEST_F(Cli, ExportToAFullDiskFailsAndLeavesNoHalfFile) {

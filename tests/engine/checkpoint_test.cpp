@@ -3,7 +3,6 @@
 #include <attnscope/translator.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -153,21 +152,13 @@ TEST(BadCheckpoint, NoReadPermission) {
   }
   // Root reads any file: the same load runs in a child process that gives up root first, and
   // its exit code says whether the message was right.
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    constexpr uid_t kNobody = 65534;
-    if (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) ::_exit(2);
+  const int result = testing::check_without_root([&] {
     const std::string message = load_error(path);
-    const bool right = message.find("'" + path + "'") != std::string::npos &&
-                       message.find("cannot be read") != std::string::npos &&
-                       message.find('\n') == std::string::npos;
-    ::_exit(right ? 0 : 3);
-  }
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "2: could not drop root; 3: wrong message";
+    return message.find("'" + path + "'") != std::string::npos &&
+           message.find("cannot be read") != std::string::npos &&
+           message.find('\n') == std::string::npos;
+  });
+  EXPECT_EQ(result, 0) << "2: could not drop root; 3: wrong message";
 }
 
 }  // namespace

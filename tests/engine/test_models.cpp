@@ -1,6 +1,7 @@
 #include "engine/test_models.h"
 
 #include <attnscope/trainer.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -138,6 +139,19 @@ ModelConfig tiny_config(const std::string& score, int64_t source_vocab, int64_t 
   config.dropout = 0.0;
   config.max_source_length = 20;
   return config;
+}
+
+int check_without_root(const std::function<bool()>& check) {
+  const pid_t child = ::fork();
+  if (child < 0) return 2;
+  if (child == 0) {
+    constexpr uid_t kNobody = 65534;
+    if (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) ::_exit(2);
+    ::_exit(check() ? 0 : 3);
+  }
+  int status = 0;
+  if (::waitpid(child, &status, 0) != child || !WIFEXITED(status)) return 3;
+  return WEXITSTATUS(status);
 }
 
 }  // namespace attnscope::testing

@@ -3,6 +3,7 @@
 #include <attnscope/model_config.h>
 #include <attnscope/trainer.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,11 @@ std::string read_bytes(const std::string& path);
 std::string gzip(const std::string& text);
 /// `word` `count` times, separated by spaces.
 std::string repeat_words(const std::string& word, int count);
+
+/// Runs `check` in a child process that has given up root first (root reads any file, so a
+/// test of an unreadable file runs there). Returns 0 when `check` held, 2 when root could not be
+/// dropped, 3 when `check` failed.
+int check_without_root(const std::function<bool()>& check);
 
 /// A fresh temporary folder, removed with the test process.
 std::string temporary_folder();

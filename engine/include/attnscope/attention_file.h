@@ -1,0 +1,75 @@
+#pragma once
+// Attention matrices written by other tools (and by attnscope's own export), read without a
+// model: attnscope's JSON and CSV, a line of `attnscope-cli translate --json`, Pharaoh/Moses hard
+// alignments with their sentence files, and Marian's `--alignment soft` output.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnscope {
+
+enum class AttentionFileFormat {
+  Json,        // attnscope's JSON export, or one line of `attnscope-cli translate --json`
+  Csv,         // attnscope's CSV export of one heatmap
+  Pharaoh,     // `i-j` links (possible links `i?j` or `ipj`), one line per sentence pair
+  MarianSoft,  // `translation ||| w,w,... w,w,...` from `marian-decoder --alignment soft`
+};
+
+/// "json", "csv", "pharaoh", "marian" (the names --format takes).
+std::string attention_format_name(AttentionFileFormat format);
+/// The format for one of those names; std::nullopt for any other.
+std::optional<AttentionFileFormat> attention_format_from_name(std::string_view name);
+
+/// How to read an attention file; the sentence files matter only to formats that lack tokens.
+struct AttentionFileOptions {
+  std::optional<AttentionFileFormat> format;  // none: detected from the content (extension hints)
+  std::string source_path;  // Pharaoh, Marian: one source sentence per line, tokens split by spaces
+  std::string target_path;  // Pharaoh: one target sentence per line
+  std::string source_text;  // Marian: the source sentence itself, instead of source_path
+  size_t line = 1;          // 1-based: the sentence pair (Pharaoh, Marian, JSON Lines) or the
+                            // heatmap of a multi-heatmap JSON export
+  bool one_based = false;   // Pharaoh: indices start at 1
+};
+
+/// One attention matrix, as plain data.
+struct AttentionFile {
+  std::string format;  // what was read, for a title or a status line: "Pharaoh alignment", …
+  std::string title;   // the JSON export's "model" field; empty for the other formats
+  std::vector<std::string> source_tokens;
+  std::vector<std::string> target_tokens;
+  std::vector<bool> unknown_source;          // per source token; empty when the file has none
+  std::vector<std::vector<double>> weights;  // [target][source], each in [0, 1]
+  std::vector<std::vector<bool>> possible;   // [target][source]: a possible (not sure) gold link;
+                                             // empty unless the file marks possible links
+  bool has_possible_links() const { return !possible.empty(); }
+};
+
+/// The weight a possible link is drawn with; a sure link has weight 1.
+inline constexpr double kPossibleLinkWeight = 0.5;
+/// The most tokens a side may have: more cannot be told apart on a heatmap, and a crafted line
+/// must not allocate a huge matrix.
+inline constexpr size_t kMaxAttentionTokens = 1000;
+/// Files larger than this are refused before they are read (a heatmap never needs more).
+inline constexpr size_t kMaxAttentionFileBytes = 64u << 20;
+
+/// A file's name (for messages) and its bytes.
+struct NamedText {
+  std::string name;
+  std::string_view text;
+};
+
+/// Parses an attention file already in memory. `source` and `target` are the sentence files'
+/// contents (Pharaoh, Marian); `options`' paths are ignored. Throws std::invalid_argument with one
+/// line naming the file, the line and the problem.
+AttentionFile parse_attention_file(const NamedText& file, const AttentionFileOptions& options,
+                                   const std::optional<NamedText>& source = std::nullopt,
+                                   const std::optional<NamedText>& target = std::nullopt);
+
+/// Reads `path` (and the sentence files `options` names) and parses it. Throws
+/// std::runtime_error for a file that cannot be read, std::invalid_argument for bad content; each
+/// message is one line naming the file (and the line, for content).
+AttentionFile read_attention_file(const std::string& path, const AttentionFileOptions& options);
+
+}  // namespace attnscope

@@ -1,0 +1,72 @@
+// TorchScript models (docs/model-protocol.md) through every command that takes --model: the
+// real attnscope-cli on protocol modules the test builds in C++ (tests/engine/scripted_modules).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_process.h"
+#include "engine/scripted_modules.h"
+#include "engine/test_models.h"
+
+namespace attnscope {
+namespace {
+
+using namespace cli_test;
+
+TEST(CliScriptedModel, TranslateEvalAndExport) {
+  using testing::write_scripted_module;
+  const std::string copy = write_scripted_module({}, "cli_copy");
+  const std::string heads = write_scripted_module({2, 4}, "cli_heads");
+
+  const Outcome plain = run_cli({"translate", "--model", copy, "--threads", "1", "a b c", "d"});
+  expect_success(plain);
+  EXPECT_EQ(plain.out_lines(), (std::vector<std::string>{"a b c", "d"}));
+  const Outcome beam = run_cli({"translate", "--model", copy, "--beam", "5", "e c"});
+  expect_success(beam);
+  EXPECT_EQ(beam.out_lines(), (std::vector<std::string>{"e c"}));
+
+  const Outcome json = run_cli({"translate", "--model", heads, "--json", "a b"});
+  expect_success(json);
+  const auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["tokens"], (std::vector<std::string>{"a", "b", "</s>"}));
+  EXPECT_EQ(j["layers"], 2);
+  EXPECT_EQ(j["heads"], 4);
+  ASSERT_EQ(j["head_attention"].size(), 3u);  // steps
+  EXPECT_EQ(j["head_attention"][0].size(), 2u);
+  EXPECT_EQ(j["head_attention"][0][1].size(), 4u);
+  EXPECT_EQ(j["head_attention"][0][1][3].size(), 3u);  // source tokens
+
+  const std::string folder = testing::temporary_folder();
+  const std::string src = folder + "/scripted.src";
+  std::ofstream(src) << "a b c d e\nb c d e a\n";  // 4-grams, so BLEU is defined
+  const Outcome eval = run_cli({"eval", "--model", copy, "--src", src, "--ref", src});
+  expect_success(eval);
+  EXPECT_NE(eval.out.find("BLEU = 100.00"), std::string::npos) << eval;
+  EXPECT_NE(eval.out.find("cli_copy"), std::string::npos) << eval;
+
+  if (ATTNSCOPE_CLI_HAS_UI) {
+    const std::string csv = folder + "/heads.csv";
+    expect_success(run_cli({"export", "--model", heads, "--head", "all", "--out", csv, "a b"}));
+    EXPECT_NE(testing::read_bytes(csv).find("layer 2 · head 4"), std::string::npos);
+    expect_clean_error(run_cli({"export", "--model", heads, "--layer", "3", "--out", csv, "a b"}),
+                       {"--layer 3: model 'cli_heads' has 2 layers"});
+    expect_clean_error(run_cli({"export", "--model", copy, "--head", "2", "--out", csv, "a b"}),
+                       {"has one attention matrix"});
+  }
+}
+
+TEST(CliScriptedModel, BrokenModulesGiveOneLine) {
+  testing::ScriptedModuleSpec broken;
+  broken.break_step = "        attention = attention[:-1]\n";
+  const std::string path = testing::write_scripted_module(broken, "cli_broken");
+  expect_clean_error(run_cli({"translate", "--model", path, "a b"}),
+                     {"model '" + path + "': step() returned attention of shape [1]"});
+  const std::string junk = testing::temporary_folder() + "/junk.pt";
+  std::ofstream(junk, std::ios::binary) << "PK\x03\x04 and then nothing";
+  expect_clean_error(run_cli({"translate", "--model", junk, "a b"}),
+                     {"model '" + junk + "': is not a TorchScript module"});
+}
+
+}  // namespace
+}  // namespace attnscope

@@ -1,0 +1,184 @@
+// Attention files in the window (QT_QPA_PLATFORM=offscreen): an opened file shows its tokens and
+// weights on the heatmap with an empty step panel, attnscope's own exports read back exactly, and
+// a bad file gives one message box naming the file and the line.
+#include <attnscope/attention_file.h>
+#include <attnscope/model_catalog.h>
+
+#include <QComboBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "attention_file_dialog.h"
+#include "candidates_view.h"
+#include "decoding_controller.h"
+#include "engine/test_models.h"
+#include "exporter.h"
+#include "heatmap_plot.h"
+#include "history_line_edit.h"
+#include "main_window.h"
+#include "step_panel.h"
+
+using namespace attnscope::ui;
+
+class AttentionFileTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase();
+  void init();
+  void cleanup();
+  void exportsReadBackExactly();
+  void openedFileShowsItsTokensAndEmptiesTheStepPanel();
+  void possibleLinksAreMarked();
+  void badFileShowsOneMessageNamingFileAndLine();
+  void dialogRemembersTheLastAnswers();
+
+ private:
+  QString write(const QString& name, const QByteArray& bytes);
+
+  QTemporaryDir models_;
+  QTemporaryDir files_;
+  std::unique_ptr<MainWindow> window_;
+};
+
+void AttentionFileTest::initTestCase() {
+  QVERIFY(models_.isValid() && files_.isValid());
+  const QString made = QString::fromStdString(attnscope::testing::random_model_file("location"));
+  QVERIFY(QFile::copy(made, models_.filePath(QStringLiteral("location.attnmodel"))));
+  qputenv("ATTNSCOPE_MODEL_DIR", models_.path().toUtf8());
+  QStandardPaths::setTestModeEnabled(true);
+}
+
+void AttentionFileTest::init() {
+  window_ = std::make_unique<MainWindow>();
+  window_->selectModel("location");
+  window_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  QTRY_COMPARE(window_->modelBox()->currentText(), QStringLiteral("location"));
+}
+
+void AttentionFileTest::cleanup() { window_.reset(); }
+
+QString AttentionFileTest::write(const QString& name, const QByteArray& bytes) {
+  QFile file(files_.filePath(name));
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size()) return {};
+  return file.fileName();
+}
+
+// What the exporter writes, the reader reads back to the last bit: random weights (any double
+// the exporter may print), tokens with commas, quotes and non-ASCII letters.
+void AttentionFileTest::exportsReadBackExactly() {
+  QRandomGenerator random(7);
+  AttentionMatrix m;
+  m.title = QStringLiteral("additive");
+  m.sourceTokens = {"a", "b,c", "\"quoted\"", "straße", "</s>"};
+  m.targetTokens = {"ein", "x,\"y\"", "</s>"};
+  m.unknownSource = {false, true, false, true, false};
+  for (int r = 0; r < m.targetTokens.size(); ++r) {
+    QVector<double> row;
+    for (int c = 0; c < m.sourceTokens.size(); ++c) row << random.generateDouble() / 3;
+    row[0] = r == 0 ? 0.0 : row[0];
+    m.weights << row;
+  }
+  m.weights[1][1] = 1.0;
+  m.weights[2][3] = 1e-9;
+  for (const bool json : {true, false}) {
+    const QByteArray written = json ? matricesToJson({m}) : matricesToCsv({m});
+    const std::string text = written.toStdString();
+    const AttentionMatrix read = AttentionMatrix::fromAttentionFile(
+        attnscope::parse_attention_file({json ? "m.json" : "m.csv", text}, {}));
+    QCOMPARE(read.sourceTokens, m.sourceTokens);
+    QCOMPARE(read.targetTokens, m.targetTokens);
+    QCOMPARE(json ? matricesToJson({read}) : matricesToCsv({read}), written);
+    if (json) {
+      QCOMPARE(read.weights, m.weights);  // JSON keeps every bit of a double
+      QCOMPARE(read.unknownSource, m.unknownSource);
+      QCOMPARE(read.title, m.title);
+    }
+  }
+}
+
+void AttentionFileTest::openedFileShowsItsTokensAndEmptiesTheStepPanel() {
+  // A translation first, so the step panel has a step to lose.
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  window_->translateSentence(QStringLiteral("a b c"));
+  QTRY_VERIFY_WITH_TIMEOUT(
+      window_->controller()->snapshot() && window_->controller()->snapshot()->finished, 20000);
+  Q_EMIT window_->heatmap()->rowClicked(0);
+  QVERIFY(window_->stepPanel()->candidates()->count() > 0);
+
+  const QString path =
+      write("marian.txt", "ein kleiner Hund ||| 0.7,0.2,0.1 0.1,0.1,0.8 0.1,0.8,0.1 0,0.05,0.95\n");
+  attnscope::AttentionFileOptions options;
+  options.source_text = "a dog";
+  updated.clear();
+  window_->openAttentionFile(path, options);
+  QCOMPARE(updated.count(), 1);
+  const AttentionMatrix& shown = window_->heatmap()->matrix();
+  QCOMPARE(shown.sourceTokens, QStringList({"a", "dog", "</s>"}));
+  QCOMPARE(shown.targetTokens, QStringList({"ein", "kleiner", "Hund", "</s>"}));
+  QCOMPARE(shown.rows(), 4);
+  QCOMPARE(shown.weights[1], QVector<double>({0.1, 0.1, 0.8}));
+  QCOMPARE(window_->heatmap()->currentRow(), -1);
+  QCOMPARE(window_->stepPanel()->candidates()->count(), 0);
+  QVERIFY(!window_->controller()->snapshot());
+  // Clicking a row of a file's heatmap has no step to show, and breaks nothing.
+  Q_EMIT window_->heatmap()->rowClicked(1);
+  QCOMPARE(window_->stepPanel()->candidates()->count(), 0);
+  QVERIFY(window_->findChildren<QMessageBox*>().isEmpty());
+}
+
+void AttentionFileTest::possibleLinksAreMarked() {
+  attnscope::AttentionFileOptions options;
+  options.source_path = write("gold.en", "the house\n").toStdString();
+  options.target_path = write("gold.de", "das haus\n").toStdString();
+  window_->openAttentionFile(write("gold.talp", "0-0 1p1\n"), options);
+  const AttentionMatrix& shown = window_->heatmap()->matrix();
+  QCOMPARE(shown.weights, QVector<QVector<double>>({{1.0, 0.0}, {0.0, 0.5}}));
+  QVERIFY(shown.isPossibleLink(1, 1));
+  QVERIFY(!shown.isPossibleLink(0, 0));
+  QVERIFY(shown.title.contains(QStringLiteral("possible links 0.5")));
+}
+
+void AttentionFileTest::badFileShowsOneMessageNamingFileAndLine() {
+  window_->openAttentionFile(write("good.csv", "target\\source,a\nx,1\n"));
+  const QString bad = write("bad.csv", "target\\source,a,b\nx,0.5,0.5\ny,nan,0\n");
+  window_->openAttentionFile(bad);
+  QTRY_VERIFY(!window_->findChildren<QMessageBox*>().isEmpty());
+  const auto boxes = window_->findChildren<QMessageBox*>();
+  QCOMPARE(boxes.size(), 1);
+  const QString text = boxes.front()->text();
+  QVERIFY2(text.contains(QStringLiteral("'%1' line 3").arg(bad)), qPrintable(text));
+  QVERIFY2(text.contains(QStringLiteral("not a finite number")), qPrintable(text));
+  QVERIFY(!text.contains(QLatin1Char('\n')));
+  // The heatmap still shows the last good file, and a directory is refused the same way.
+  QCOMPARE(window_->heatmap()->matrix().sourceTokens, QStringList({"a"}));
+  boxes.front()->close();
+  QTRY_VERIFY(window_->findChildren<QMessageBox*>().isEmpty());
+  window_->openAttentionFile(files_.path());
+  QTRY_VERIFY(!window_->findChildren<QMessageBox*>().isEmpty());
+  QVERIFY(window_->findChildren<QMessageBox*>().front()->text().contains("directory"));
+}
+
+void AttentionFileTest::dialogRemembersTheLastAnswers() {
+  const QString path = files_.filePath(QStringLiteral("gold.talp"));
+  {
+    AttentionFileDialog dialog(window_.get());
+    dialog.findChild<QLineEdit*>(QStringLiteral("attentionPath"))->setText(path);
+    dialog.findChild<QSpinBox*>(QStringLiteral("attentionLine"))->setValue(3);
+    dialog.remember();
+  }
+  AttentionFileDialog again(window_.get());
+  QCOMPARE(again.path(), path);
+  QCOMPARE(again.options().line, size_t{3});
+  QVERIFY(!again.options().format);  // "from the content"
+}
+
+QTEST_MAIN(AttentionFileTest)
+#include "attention_file_test.moc"
