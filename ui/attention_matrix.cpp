@@ -1,20 +1,39 @@
 #include "attention_matrix.h"
 
+#include <attnscope/word_view.h>
+
 #include <QObject>
 #include <stdexcept>
 
 namespace attnscope::ui {
 
 AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
-                                                 const QString& title) {
+                                                 const QString& title, const AttentionView& view) {
   AttentionMatrix m;
   m.title = title;
-  for (const auto& token : translation.source.tokens)
-    m.sourceTokens << QString::fromStdString(token);
-  for (bool unknown : translation.source.unknown) m.unknownSource << unknown;
-  for (const auto& token : translation.tokens) m.targetTokens << QString::fromStdString(token);
-  for (const auto& row : translation.attention)
-    m.weights << QVector<double>(row.begin(), row.end());
+  const std::vector<std::vector<float>> rows = translation.attention_for(view.choice);
+  if (!view.words || translation.subword_marker.empty()) {
+    for (const auto& token : translation.source.tokens)
+      m.sourceTokens << QString::fromStdString(token);
+    for (bool unknown : translation.source.unknown) m.unknownSource << unknown;
+    for (const auto& token : translation.tokens) m.targetTokens << QString::fromStdString(token);
+    for (const auto& row : rows) m.weights << QVector<double>(row.begin(), row.end());
+    return m;
+  }
+  const WordView words = word_view(translation.source.tokens, translation.tokens, rows,
+                                   translation.subword_marker, translation.end_token);
+  for (size_t w = 0; w < words.source_words.size(); ++w) {
+    m.sourceTokens << QString::fromStdString(words.source_words[w]);
+    bool unknown = false;  // a word is unknown when any of its pieces is
+    for (int piece : words.source_groups[w])
+      unknown = unknown || translation.source.unknown.at(static_cast<size_t>(piece));
+    m.unknownSource << unknown;
+  }
+  for (const auto& word : words.target_words) m.targetTokens << QString::fromStdString(word);
+  for (const auto& row : words.weights) m.weights << QVector<double>(row.begin(), row.end());
+  m.rowOfStep.resize(static_cast<int>(translation.tokens.size()));
+  for (size_t w = 0; w < words.target_groups.size(); ++w)
+    for (int piece : words.target_groups[w]) m.rowOfStep[piece] = static_cast<int>(w);
   return m;
 }
 

@@ -8,6 +8,12 @@
 
 namespace attnscope::ui {
 
+/// Which of a translation's attention matrices to draw (see AttentionViewControls).
+struct AttentionView {
+  AttentionChoice choice;  // a layer and head, or the model's own matrix
+  bool words = false;      // subword models: pieces of a word merged
+};
+
 /// What a heatmap shows: one row per target token, one column per source token.
 struct AttentionMatrix {
   QString title;  // e.g. the score function
@@ -17,6 +23,9 @@ struct AttentionMatrix {
   QVector<QVector<double>> weights;  // [target][source]
   // [target][source]: a gold alignment's possible (not sure) link; empty when there are none
   QVector<QVector<bool>> possibleLinks;
+  // Word view of a subword model: the row that shows each decoded step (piece); empty when
+  // every step is its own row.
+  QVector<int> rowOfStep;
 
   int rows() const { return static_cast<int>(weights.size()); }
   int columns() const { return static_cast<int>(sourceTokens.size()); }
@@ -26,7 +35,18 @@ struct AttentionMatrix {
            possibleLinks[row][column];
   }
 
-  static AttentionMatrix fromTranslation(const Translation& translation, const QString& title);
+  /// The row showing step `step` (−1 stays −1).
+  int rowOf(int step) const {
+    return step >= 0 && step < rowOfStep.size() ? rowOfStep[step] : step;
+  }
+  /// The last step a row shows: a click on a word selects the step of its last piece.
+  int lastStepOf(int row) const {
+    if (rowOfStep.isEmpty()) return row;
+    return static_cast<int>(rowOfStep.lastIndexOf(row));
+  }
+
+  static AttentionMatrix fromTranslation(const Translation& translation, const QString& title,
+                                         const AttentionView& view = {});
   /// A matrix read from a file; the title is the file's own (a JSON export's model), and says
   /// how possible links are drawn when the file has any.
   static AttentionMatrix fromAttentionFile(const AttentionFile& file);

@@ -31,10 +31,12 @@
 #include <algorithm>
 
 #include "attention_file_dialog.h"
+#include "attention_view_controls.h"
 #include "colormaps.h"
 #include "compare_view.h"
 #include "decoding_controller.h"
 #include "export_size_dialog.h"
+#include "heads_view.h"
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
 #include "step_panel.h"
@@ -43,7 +45,7 @@ namespace attnscope::ui {
 namespace {
 
 // The pages of the tab widget and the entries of the search box, in the order they are added.
-enum class Tab { Translation = 0, Compare = 1 };
+enum class Tab { Translation = 0, Compare = 1, Heads = 2 };
 enum class Search { Greedy = 0, Beam = 1 };
 
 }  // namespace
@@ -112,7 +114,8 @@ void MainWindow::createWidgets() {
   source_->setPlaceholderText(tr("Type an English sentence and press Enter"));
   source_->setClearButtonEnabled(true);
   models_ = new QComboBox(this);
-  models_->setToolTip(tr("Attention score function (model)"));
+  models_->setToolTip(tr("The model: a shipped score function, or a model file you opened"));
+  models_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   search_ = new QComboBox(this);
   search_->addItems({tr("Greedy"), tr("Beam")});
   beam_ = new QSpinBox(this);
@@ -154,15 +157,22 @@ void MainWindow::createWidgets() {
   splitter->addWidget(side);
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 1);
+  viewControls_ = new AttentionViewControls(this);
   auto* single = new QWidget(this);
   auto* singleLayout = new QVBoxLayout(single);
   singleLayout->addWidget(output_);
+  singleLayout->addWidget(viewControls_);
   singleLayout->addWidget(splitter, 1);
 
   compare_ = new CompareView(this);
   tabs_ = new QTabWidget(this);
   tabs_->addTab(single, tr("Translation"));
   tabs_->addTab(compare_, tr("Compare all"));
+  heads_ = new HeadsView(this);
+  tabs_->addTab(heads_, tr("Compare heads"));
+  tabs_->setTabEnabled(static_cast<int>(Tab::Heads), false);  // until a model has several
+  tabs_->setTabToolTip(static_cast<int>(Tab::Heads),
+                       tr("Every head of one layer, for models with several heads"));
 
   auto* inputRow = new QHBoxLayout;
   auto* translateButton = new QPushButton(tr("Translate"), this);
@@ -193,14 +203,23 @@ void MainWindow::createWidgets() {
   connect(values_, &QCheckBox::toggled, this, [this](bool on) {
     heatmap_->setShowValues(on);
     compare_->setShowValues(on);
+    heads_->setShowValues(on);
   });
   connect(speed_, &QSlider::valueChanged, this,
           [this](int perSecond) { controller_->setPlayInterval(1000 / perSecond); });
   controller_->setPlayInterval(1000 / speed_->value());
   connect(controller_, &DecodingController::playingChanged, this,
           [this](bool playing) { playAction_->setText(playing ? tr("⏸ Pause") : tr("▶ Play")); });
+  connect(viewControls_, &AttentionViewControls::changed, this, [this] {
+    drawTranslation(shown_);
+    if (beamHypotheses_.isEmpty())
+      showSelectedStep();
+    else
+      heatmap_->setCurrentRow(-1);
+    Q_EMIT heatmapUpdated();
+  });
   connect(heatmap_, &HeatmapPlot::rowClicked, this, [this](int row) {
-    controller_->setSelectedRow(row);
+    controller_->setSelectedRow(heatmap_->matrix().lastStepOf(row));
     showSelectedStep();
   });
   connect(stepPanel_, &StepPanel::candidateChosen, this, &MainWindow::force);
@@ -215,7 +234,8 @@ void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open model…"), this, [this] {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open model"), QString(), tr("attnscope models (*.attnmodel);;All files (*)"));
+        this, tr("Open model"), QString(),
+        tr("attnscope models (*.attnmodel);;TorchScript models (*.pt *.pth);;All files (*)"));
     if (!path.isEmpty()) openModelFile(path);
   });
   open->setShortcut(QKeySequence::Open);
@@ -236,7 +256,7 @@ void MainWindow::createActions() {
 
   QToolBar* bar = addToolBar(tr("Decoding"));
   bar->setObjectName(QStringLiteral("decodingToolBar"));
-  bar->addWidget(new QLabel(tr(" Score function: "), this));
+  bar->addWidget(new QLabel(tr(" Model: "), this));
   bar->addWidget(models_);
   bar->addSeparator();
   bar->addWidget(search_);
@@ -275,6 +295,10 @@ void MainWindow::createActions() {
     const auto it = infos_.find(currentKey());
     if (it == infos_.end()) return;
     const ModelInfo& m = *it;
+    if (m.format == "torchscript") {
+      QMessageBox::information(this, tr("Model %1").arg(currentKey()), torchScriptInfo(m));
+      return;
+    }
     QMessageBox::information(
         this, tr("Model %1").arg(currentKey()),
         tr("Score function: %1\nLanguages: %2 → %3\nEmbedding %4, hidden %5, vocabularies %6 / %7\n"
@@ -422,7 +446,7 @@ void MainWindow::showSnapshot() {
   // While stepping, leave room for about as many rows as the source has, so rows keep their size.
   heatmap_->setReservedRows(
       snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
-  heatmap_->setMatrix(AttentionMatrix::fromTranslation(snapshot.translation, QString()));
+  drawTranslation(snapshot.translation);
   QString text = QString::fromStdString(snapshot.translation.text()).toHtmlEscaped();
   if (!snapshot.finished) text += QStringLiteral(" <span style='color:gray'>…</span>");
   if (snapshot.translation.source.truncated)
@@ -446,9 +470,19 @@ void MainWindow::showSnapshot() {
   Q_EMIT heatmapUpdated();
 }
 
+void MainWindow::drawTranslation(const Translation& t) {
+  shown_ = t;
+  viewControls_->adaptTo(t);
+  heatmap_->setMatrix(
+      AttentionMatrix::fromTranslation(t, viewControls_->describe(), viewControls_->view()));
+  const bool heads = !t.head_attention.empty();
+  tabs_->setTabEnabled(static_cast<int>(Tab::Heads), heads);
+  if (heads) heads_->setTranslation(t, currentKey(), viewControls_->view().words);
+}
+
 void MainWindow::showSelectedStep() {
   const int row = controller_->shownRow();
-  heatmap_->setCurrentRow(row);
+  heatmap_->setCurrentRow(heatmap_->matrix().rowOf(row));
   if (row < 0) {
     stepPanel_->showStep(nullptr, 0, {});
     return;
@@ -456,7 +490,14 @@ void MainWindow::showSelectedStep() {
   const SessionSnapshot& session = *controller_->snapshot();
   QStringList sourceTokens;
   for (const auto& t : session.translation.source.tokens) sourceTokens << QString::fromStdString(t);
-  stepPanel_->showStep(&session.steps[row], row, sourceTokens);
+  // The bars show the layer and head the heatmap shows (over pieces: what the model reads).
+  Step step = session.steps[row];
+  const AttentionChoice choice = viewControls_->view().choice;
+  if (choice.layer >= 0 && !step.heads.empty()) {
+    step.attention = step.heads.row(choice.layer, choice.head);
+    step.entropy = attention_entropy(step.attention);
+  }
+  stepPanel_->showStep(&step, row, sourceTokens);
 }
 
 void MainWindow::showBeam(const QList<Translation>& hypotheses) {
@@ -476,7 +517,7 @@ void MainWindow::showHypothesis(int index) {
   if (index < 0 || index >= beamHypotheses_.size()) return;
   const Translation& t = beamHypotheses_[index];
   heatmap_->setReservedRows(0);
-  heatmap_->setMatrix(AttentionMatrix::fromTranslation(t, QString()));
+  drawTranslation(t);
   heatmap_->setCurrentRow(-1);
   output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
                        .arg(QString::fromStdString(t.text()).toHtmlEscaped())
@@ -512,6 +553,28 @@ void MainWindow::showError(const QString& message) {
   statusBar()->showMessage(message, 8000);
 }
 
+QString MainWindow::torchScriptInfo(const ModelInfo& m) const {
+  const auto text = [](const std::string& s) {
+    return s.empty() ? tr("not given") : QString::fromStdString(s);
+  };
+  return tr("TorchScript model (docs/model-protocol.md): %1\nLanguages: %2 → %3\n"
+            "Vocabularies: %4 source / %5 target tokens, tokenizer '%6'%7\n"
+            "Attention: %8 layer(s) × %9 head(s)\nParameters: %10\nFile: %11 (%12 MB)")
+      .arg(QString::fromStdString(m.name), text(m.config.source_language),
+           text(m.config.target_language))
+      .arg(m.config.source_vocab)
+      .arg(m.config.target_vocab)
+      .arg(QString::fromStdString(m.tokenizer))
+      .arg(m.subword_marker.empty()
+               ? QString()
+               : tr(", subword pieces marked '%1'").arg(QString::fromStdString(m.subword_marker)))
+      .arg(m.attention_layers)
+      .arg(m.attention_heads)
+      .arg(m.parameters)
+      .arg(QString::fromStdString(m.path))
+      .arg(m.file_bytes / 1e6, 0, 'f', 1);
+}
+
 void MainWindow::showModelInfo() {
   const QString key = currentKey();
   if (key.isEmpty()) {
@@ -528,14 +591,16 @@ void MainWindow::showModelInfo() {
   QString bleu = m.training.test_bleu >= 0
                      ? tr(", test BLEU %1").arg(m.training.test_bleu, 0, 'f', 1)
                      : QString();
-  const QString score = QString::fromStdString(m.config.score);
+  // A TorchScript model has no score function: its own name says what it is.
+  const QString kind = QString::fromStdString(m.config.score.empty() ? m.name : m.config.score);
   modelStatus_->setText(tr("%1 · %2M parameters%3")
-                            .arg(key == score ? key : QStringLiteral("%1 (%2)").arg(key, score))
+                            .arg(key == kind ? key : QStringLiteral("%1 (%2)").arg(key, kind))
                             .arg(m.parameters / 1e6, 0, 'f', 1)
                             .arg(bleu));
 }
 
 void MainWindow::openModelFile(const QString& path) {
+  modelOpened_ = true;
   ++openingFiles_;  // calls that need a model wait for it, as they would for a synchronous open
   post([w = worker_, path] { w->readModelFile(path); });
 }
@@ -576,6 +641,7 @@ void MainWindow::openAttentionFile(const QString& path, const AttentionFileOptio
   beamList_->setVisible(false);
   showCompare(false);
   heatmap_->setReservedRows(0);
+  viewControls_->adaptTo(Translation{});  // a file's one matrix: no layers, heads or pieces
   heatmap_->setMatrix(AttentionMatrix::fromAttentionFile(file));
   heatmap_->setCurrentRow(-1);
   stepPanel_->showStep(nullptr, 0, {});
@@ -590,11 +656,14 @@ void MainWindow::openAttentionFile(const QString& path, const AttentionFileOptio
 }
 
 void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
-  const bool grid = static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare;
+  const auto tab = static_cast<Tab>(tabs_->currentIndex());
   ExportOptions o = options;
   o.columns = 3;
+  const QList<HeatmapPlot*> plots = tab == Tab::Compare ? compare_->exportedPlots()
+                                    : tab == Tab::Heads ? heads_->plots()
+                                                        : QList<HeatmapPlot*>{heatmap_};
   try {
-    exportHeatmaps(grid ? compare_->exportedPlots() : QList<HeatmapPlot*>{heatmap_}, path, o);
+    exportHeatmaps(plots, path, o);
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
   } catch (const std::exception& e) {
     showError(QString::fromStdString(e.what()));
@@ -613,9 +682,10 @@ void MainWindow::exportDialog() {
   if (path.isEmpty()) return;
   settings.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
   ExportOptions options;
-  const QWidget* shown = static_cast<Tab>(tabs_->currentIndex()) == Tab::Compare
-                             ? static_cast<QWidget*>(compare_)
-                             : heatmap_;
+  const auto tab = static_cast<Tab>(tabs_->currentIndex());
+  const QWidget* shown = tab == Tab::Compare ? static_cast<QWidget*>(compare_)
+                         : tab == Tab::Heads ? static_cast<QWidget*>(heads_)
+                                             : heatmap_;
   options.size = shown->size();
   const auto format = exportFormatFor(path);
   if (format == ExportFormat::Png || format == ExportFormat::Pdf || format == ExportFormat::Svg) {
@@ -630,6 +700,7 @@ void MainWindow::exportDialog() {
 void MainWindow::applyColormap(const QString& name) {
   heatmap_->setGradient(colormap(name));
   compare_->setGradient(name);
+  heads_->setGradient(name);
 }
 
 void MainWindow::restoreSettings() {
@@ -641,6 +712,7 @@ void MainWindow::restoreSettings() {
   const QString score =
       settings.value(QStringLiteral("score"), QStringLiteral("additive")).toString();
   whenReady([this, score] {
+    if (modelOpened_) return;  // a model file given at start wins over last time's choice
     const QSignalBlocker blockModels(models_);
     if (models_->findText(score) >= 0) models_->setCurrentText(score);
   });

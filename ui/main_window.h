@@ -21,7 +21,9 @@ class QTabWidget;
 
 namespace attnscope::ui {
 
+class AttentionViewControls;
 class CompareView;
+class HeadsView;
 class DecodingController;
 class HeatmapPlot;
 class HistoryLineEdit;
@@ -53,6 +55,9 @@ class MainWindow : public QMainWindow {
   HeatmapPlot* heatmap() const { return heatmap_; }
   StepPanel* stepPanel() const { return stepPanel_; }
   CompareView* compareView() const { return compare_; }
+  HeadsView* headsView() const { return heads_; }
+  AttentionViewControls* viewControls() const { return viewControls_; }
+  QTabWidget* tabs() const { return tabs_; }
   QComboBox* modelBox() const { return models_; }
   QListWidget* beamList() const { return beamList_; }
   QLabel* outputLabel() const { return output_; }
@@ -95,8 +100,11 @@ class MainWindow : public QMainWindow {
   void showBeam(const QList<Translation>& hypotheses);
   void showHypothesis(int index);
   void showSelectedStep();
+  /// Draws `t` (a session's steps or a beam hypothesis) as the view controls say.
+  void drawTranslation(const Translation& t);
   void showError(const QString& message);
   void showModelInfo();
+  QString torchScriptInfo(const ModelInfo& m) const;
   void exportDialog();
   void openAttentionDialog();
   void applyColormap(const QString& name);
@@ -110,6 +118,7 @@ class MainWindow : public QMainWindow {
   QHash<QString, ModelInfo> infos_;
   bool modelsListed_ = false;
   int openingFiles_ = 0;
+  bool modelOpened_ = false;  // a model file was opened: the restored choice does not apply
   QList<std::function<void()>> deferred_;
 
   HistoryLineEdit* source_ = nullptr;
@@ -126,9 +135,12 @@ class MainWindow : public QMainWindow {
   QLabel* output_ = nullptr;
   QLabel* modelStatus_ = nullptr;
   CompareView* compare_ = nullptr;
+  HeadsView* heads_ = nullptr;
+  AttentionViewControls* viewControls_ = nullptr;
   QAction* playAction_ = nullptr;
 
   QList<Translation> beamHypotheses_;
+  Translation shown_;  // what the heatmap draws, redrawn when the view controls change
 };
 
 }  // namespace attnscope::ui

@@ -1,0 +1,43 @@
+#pragma once
+// Which attention the heatmap shows, for models that have a choice: a layer and a head (or the
+// mean of the layer's heads) for models with several, and words or pieces for subword models.
+// Hidden for attnscope's own models, which have one matrix over words.
+#include <attnscope/translation.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QWidget>
+
+#include "attention_matrix.h"
+
+namespace attnscope::ui {
+
+class AttentionViewControls : public QWidget {
+  Q_OBJECT
+ public:
+  explicit AttentionViewControls(QWidget* parent = nullptr);
+
+  /// Offers what `t` has; keeps the current choice where it still exists, otherwise the model's
+  /// own matrix (the last layer, heads averaged) and words.
+  void adaptTo(const Translation& t);
+  AttentionView view() const;
+  /// What the view shows, for titles and exports: "layer 2 · head 3 · words"; empty when
+  /// there is no choice to name.
+  QString describe() const;
+
+  QComboBox* layerBox() const { return layer_; }
+  QComboBox* headBox() const { return head_; }
+  QCheckBox* wordsBox() const { return words_; }
+
+ Q_SIGNALS:
+  void changed();
+
+ private:
+  QComboBox* layer_ = nullptr;
+  QComboBox* head_ = nullptr;
+  QCheckBox* words_ = nullptr;
+  int layers_ = 1, heads_ = 1;
+  bool subwords_ = false;
+};
+
+}  // namespace attnscope::ui
