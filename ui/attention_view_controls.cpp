@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <algorithm>
 
 namespace attnscope::ui {
 
@@ -32,9 +33,10 @@ AttentionViewControls::AttentionViewControls(QWidget* parent) : QWidget(parent) 
   setVisible(false);
 }
 
-void AttentionViewControls::adaptTo(const Translation& t) {
-  const int layers = t.layers(), heads = t.heads();
-  const bool subwords = !t.subword_marker.empty();
+void AttentionViewControls::adaptTo(const ModelInfo& model) {
+  const int layers = std::max(1, model.attention_layers);
+  const int heads = std::max(1, model.attention_heads);
+  const bool subwords = !model.subword_marker.empty();
   const bool several = layers > 1 || heads > 1;
   if (layers != layers_ || heads != heads_) {
     const QSignalBlocker blockLayer(layer_), blockHead(head_);
@@ -48,8 +50,9 @@ void AttentionViewControls::adaptTo(const Translation& t) {
     heads_ = heads;
   }
   subwords_ = subwords;
-  layer_->setVisible(several);
-  head_->setVisible(several);
+  // A box with a single entry offers no choice: one layer of several heads shows only heads.
+  layer_->setVisible(layers > 1);
+  head_->setVisible(heads > 1);
   words_->setVisible(subwords);
   setVisible(several || subwords);
 }
@@ -65,8 +68,10 @@ QString AttentionViewControls::describe() const {
   QStringList parts;
   if (layers_ > 1 || heads_ > 1) {
     parts << tr("layer %1").arg(layer_->currentIndex() + 1);
-    parts << (head_->currentIndex() <= 0 ? tr("mean of heads")
-                                         : tr("head %1").arg(head_->currentIndex()));
+    // The mean of a single head is that head: naming a mean would suggest there were several.
+    if (heads_ > 1)
+      parts << (head_->currentIndex() <= 0 ? tr("mean of heads")
+                                           : tr("head %1").arg(head_->currentIndex()));
   }
   if (subwords_) parts << (words_->isChecked() ? tr("words") : tr("pieces"));
   return parts.join(QStringLiteral(" · "));

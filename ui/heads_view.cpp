@@ -29,21 +29,23 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
   connect(layer_, &QComboBox::currentIndexChanged, this, &HeadsView::rebuild);
 }
 
-void HeadsView::setTranslation(const Translation& t, const QString& modelName, bool words) {
+void HeadsView::setTranslation(const Translation& t, const QString& modelName, int layers,
+                               int heads, bool words) {
   translation_ = t;
   modelName_ = modelName;
+  heads_ = heads;
   words_ = words;
-  if (layer_->count() != t.layers()) {
+  if (layer_->count() != layers) {
     const QSignalBlocker block(layer_);
     layer_->clear();
-    for (int l = 1; l <= t.layers(); ++l) layer_->addItem(tr("layer %1").arg(l));
-    layer_->setCurrentIndex(t.layers() - 1);
+    for (int l = 1; l <= layers; ++l) layer_->addItem(tr("layer %1").arg(l));
+    layer_->setCurrentIndex(layers - 1);
   }
   rebuild();
 }
 
 void HeadsView::rebuild() {
-  const int heads = translation_.head_attention.empty() ? 0 : translation_.heads();
+  const int heads = heads_ > 1 ? heads_ : 0;
   const int plotCount = heads > 0 ? heads + 1 : 0;  // the heads, then their mean
   while (plots_.size() > plotCount) plots_.takeLast()->deleteLater();
   while (plots_.size() < plotCount) {

@@ -22,8 +22,11 @@ class HeadsView : public QWidget {
  public:
   explicit HeadsView(QWidget* parent = nullptr);
 
-  /// Shows the heads of the chosen layer of `t`; `words`: the word view of a subword model.
-  void setTranslation(const Translation& t, const QString& modelName, bool words);
+  /// Shows the heads of the chosen layer of `t`, from a model of `layers` × `heads` (given, as
+  /// a translation without steps has no attention to tell); `words`: the word view of a
+  /// subword model.
+  void setTranslation(const Translation& t, const QString& modelName, int layers, int heads,
+                      bool words);
   void setGradient(const QString& colormapName);
   void setShowValues(bool show);
 
@@ -40,6 +43,7 @@ class HeadsView : public QWidget {
   QList<HeatmapPlot*> plots_;
   Translation translation_;
   QString modelName_;
+  int heads_ = 0;
   bool words_ = false;
   QString colormap_ = QStringLiteral("viridis");
   bool showValues_ = false;

@@ -211,7 +211,7 @@ void MainWindow::createWidgets() {
   connect(controller_, &DecodingController::playingChanged, this,
           [this](bool playing) { playAction_->setText(playing ? tr("⏸ Pause") : tr("▶ Play")); });
   connect(viewControls_, &AttentionViewControls::changed, this, [this] {
-    drawTranslation(shown_);
+    drawTranslation(shown_, shownKey_);
     if (beamHypotheses_.isEmpty())
       showSelectedStep();
     else
@@ -446,7 +446,7 @@ void MainWindow::showSnapshot() {
   // While stepping, leave room for about as many rows as the source has, so rows keep their size.
   heatmap_->setReservedRows(
       snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
-  drawTranslation(snapshot.translation);
+  drawTranslation(snapshot.translation, snapshot.modelKey);
   QString text = QString::fromStdString(snapshot.translation.text()).toHtmlEscaped();
   if (!snapshot.finished) text += QStringLiteral(" <span style='color:gray'>…</span>");
   if (snapshot.translation.source.truncated)
@@ -470,14 +470,25 @@ void MainWindow::showSnapshot() {
   Q_EMIT heatmapUpdated();
 }
 
-void MainWindow::drawTranslation(const Translation& t) {
+void MainWindow::drawTranslation(const Translation& t, const QString& modelKey) {
   shown_ = t;
-  viewControls_->adaptTo(t);
+  shownKey_ = modelKey;
+  // The model's info says what there is to choose (known before any of its results arrive);
+  // the translation only when there is none.
+  ModelInfo model = infos_.value(modelKey);
+  if (!infos_.contains(modelKey)) {
+    model.attention_layers = t.layers();
+    model.attention_heads = t.heads();
+    model.subword_marker = t.subword_marker;
+  }
+  viewControls_->adaptTo(model);
   heatmap_->setMatrix(
       AttentionMatrix::fromTranslation(t, viewControls_->describe(), viewControls_->view()));
-  const bool heads = !t.head_attention.empty();
+  const bool heads = viewControls_->heads() > 1;
   tabs_->setTabEnabled(static_cast<int>(Tab::Heads), heads);
-  if (heads) heads_->setTranslation(t, currentKey(), viewControls_->view().words);
+  if (heads)
+    heads_->setTranslation(t, modelKey, viewControls_->layers(), viewControls_->heads(),
+                           viewControls_->view().words);
 }
 
 void MainWindow::showSelectedStep() {
@@ -517,7 +528,7 @@ void MainWindow::showHypothesis(int index) {
   if (index < 0 || index >= beamHypotheses_.size()) return;
   const Translation& t = beamHypotheses_[index];
   heatmap_->setReservedRows(0);
-  drawTranslation(t);
+  drawTranslation(t, currentKey());
   heatmap_->setCurrentRow(-1);
   output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
                        .arg(QString::fromStdString(t.text()).toHtmlEscaped())
@@ -588,15 +599,24 @@ void MainWindow::showModelInfo() {
     return;
   }
   const ModelInfo& m = *it;
-  QString bleu = m.training.test_bleu >= 0
-                     ? tr(", test BLEU %1").arg(m.training.test_bleu, 0, 'f', 1)
-                     : QString();
-  // A TorchScript model has no score function: its own name says what it is.
+  // A TorchScript model has no score function, training record or BLEU: its own name says what
+  // it is, its format and attention shape what it offers to look at.
+  QString extra = m.training.test_bleu >= 0
+                      ? tr(", test BLEU %1").arg(m.training.test_bleu, 0, 'f', 1)
+                      : QString();
+  if (m.format == "torchscript")
+    extra = tr(" · TorchScript, %1 layer(s) × %2 head(s)%3")
+                .arg(m.attention_layers)
+                .arg(m.attention_heads)
+                .arg(m.subword_marker.empty() ? QString() : tr(", subwords"));
   const QString kind = QString::fromStdString(m.config.score.empty() ? m.name : m.config.score);
-  modelStatus_->setText(tr("%1 · %2M parameters%3")
+  // A toy module's few thousand parameters would read "0.0M".
+  const QString parameters = m.parameters >= 100000 ? tr("%1M").arg(m.parameters / 1e6, 0, 'f', 1)
+                                                    : QString::number(m.parameters);
+  modelStatus_->setText(tr("%1 · %2 parameters%3")
                             .arg(key == kind ? key : QStringLiteral("%1 (%2)").arg(key, kind))
-                            .arg(m.parameters / 1e6, 0, 'f', 1)
-                            .arg(bleu));
+                            .arg(parameters)
+                            .arg(extra));
 }
 
 void MainWindow::openModelFile(const QString& path) {
@@ -641,7 +661,7 @@ void MainWindow::openAttentionFile(const QString& path, const AttentionFileOptio
   beamList_->setVisible(false);
   showCompare(false);
   heatmap_->setReservedRows(0);
-  viewControls_->adaptTo(Translation{});  // a file's one matrix: no layers, heads or pieces
+  viewControls_->adaptTo(ModelInfo{});  // a file's one matrix: no layers, heads or pieces
   heatmap_->setMatrix(AttentionMatrix::fromAttentionFile(file));
   heatmap_->setCurrentRow(-1);
   stepPanel_->showStep(nullptr, 0, {});

@@ -100,8 +100,9 @@ class MainWindow : public QMainWindow {
   void showBeam(const QList<Translation>& hypotheses);
   void showHypothesis(int index);
   void showSelectedStep();
-  /// Draws `t` (a session's steps or a beam hypothesis) as the view controls say.
-  void drawTranslation(const Translation& t);
+  /// Draws `t` (a session's steps or a beam hypothesis of model `modelKey`) as the view
+  /// controls say.
+  void drawTranslation(const Translation& t, const QString& modelKey);
   void showError(const QString& message);
   void showModelInfo();
   QString torchScriptInfo(const ModelInfo& m) const;
@@ -141,6 +142,7 @@ class MainWindow : public QMainWindow {
 
   QList<Translation> beamHypotheses_;
   Translation shown_;  // what the heatmap draws, redrawn when the view controls change
+  QString shownKey_;   // the model that made shown_
 };
 
 }  // namespace attnscope::ui

@@ -1,24 +1,38 @@
 // QtTest (offscreen) of the window on TorchScript models (docs/model-protocol.md) that the test
-// builds in C++: the layer and head choice, the heads grid, the word view of a subword model,
-// and a model that fails mid-sentence.
+// builds in C++: the layer and head choice (also while stepping and for beam hypotheses), the
+// heads grid and its export, the word view of a subword model, model info, drag and drop, and
+// models that fail on load or mid-sentence.
 #include <attnscope/translator.h>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDropEvent>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QListWidget>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
+#include "attention_bars.h"
 #include "attention_view_controls.h"
 #include "decoding_controller.h"
 #include "engine/scripted_modules.h"
 #include "engine/test_models.h"
+#include "exporter.h"
 #include "heads_view.h"
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
 #include "main_window.h"
+#include "step_panel.h"
 
 using namespace attnscope::ui;
 using attnscope::testing::ScriptedModuleSpec;
@@ -34,10 +48,23 @@ class ScriptedModelViewTest : public QObject {
   void layerAndHeadChooseTheMatrixAndTheHeadsTabShowsEveryHead();
   void wordViewMergesPiecesAndTogglesBack();
   void aModelFailingMidSentenceShowsTheMessageAndStaysUsable();
+  void steppingKeepsTheChosenHeadAndTheBarsFollowIt();
+  void aBeamHypothesisFollowsTheHeadChoice();
+  void wordViewStepsByPieceAndAClickSelectsTheWordsLastPiece();
+  void exportsSayWhichViewTheyShow();
+  void theHeadsTabExportsItsGridOnOneColourScale();
+  void modelInfoAndStatusLineDescribeATorchScriptModel();
+  void droppingATorchScriptFileOpensIt();
+  void aModelFailingOnLoadShowsTheMessageAndStaysUsable();
 
  private:
   void open(const std::string& path);
   void typeAndTranslate(const QString& sentence);
+  // Sends a step key to the heatmap and waits until the window shows `steps` steps.
+  void stepKey(int key, int steps);
+  int shownSteps() const;
+  QLabel* modelStatus() const;
+  static ScriptedModuleSpec subwordSpec();
   static void compareWeights(const AttentionMatrix& m,
                              const std::vector<std::vector<float>>& expected);
 
@@ -75,6 +102,30 @@ void ScriptedModelViewTest::typeAndTranslate(const QString& sentence) {
   QVERIFY(updated.wait(10000));
   // The step-wise session publishes its steps; wait until the worker has shown the last.
   QVERIFY(QTest::qWaitFor([&] { return !window_->controller()->busy(); }, 20000));
+}
+
+int ScriptedModelViewTest::shownSteps() const {
+  const auto& snapshot = window_->controller()->snapshot();
+  return snapshot ? static_cast<int>(snapshot->steps.size()) : -1;
+}
+
+void ScriptedModelViewTest::stepKey(int key, int steps) {
+  QTest::keyClick(window_->heatmap(), static_cast<Qt::Key>(key));
+  QTRY_COMPARE(shownSteps(), steps);
+  QTRY_VERIFY(!window_->controller()->busy());
+}
+
+QLabel* ScriptedModelViewTest::modelStatus() const {
+  for (QLabel* label : window_->statusBar()->findChildren<QLabel*>())
+    if (label->text().contains("parameters")) return label;
+  return nullptr;
+}
+
+ScriptedModuleSpec ScriptedModelViewTest::subwordSpec() {
+  ScriptedModuleSpec spec;
+  spec.vocabulary = {"<s>", "</s>", "<unk>", "ab@@", "c", "ab", "d@@", "e"};
+  spec.subword_marker = "@@";
+  return spec;
 }
 
 void ScriptedModelViewTest::compareWeights(const AttentionMatrix& m,
@@ -126,10 +177,7 @@ void ScriptedModelViewTest::layerAndHeadChooseTheMatrixAndTheHeadsTabShowsEveryH
 }
 
 void ScriptedModelViewTest::wordViewMergesPiecesAndTogglesBack() {
-  ScriptedModuleSpec spec;
-  spec.vocabulary = {"<s>", "</s>", "<unk>", "ab@@", "c", "ab", "d@@", "e"};
-  spec.subword_marker = "@@";
-  open(write_scripted_module(spec, "pieces"));
+  open(write_scripted_module(subwordSpec(), "pieces"));
   typeAndTranslate("abc ab de");
   AttentionViewControls* controls = window_->viewControls();
   QVERIFY(controls->wordsBox()->isVisible());
@@ -169,6 +217,218 @@ void ScriptedModelViewTest::aModelFailingMidSentenceShowsTheMessageAndStaysUsabl
   box->close();
   typeAndTranslate("a");  // a sentence it can decode still works
   QCOMPARE(window_->heatmap()->matrix().targetTokens, QStringList({"a", "</s>"}));
+}
+
+void ScriptedModelViewTest::steppingKeepsTheChosenHeadAndTheBarsFollowIt() {
+  const std::string path = write_scripted_module({2, 4}, "steps");
+  const auto head = attnscope::Translator(path).translate("a b c d").attention_for({0, 2});
+  open(path);
+  typeAndTranslate("a b c d");
+  AttentionViewControls* controls = window_->viewControls();
+  controls->layerBox()->setCurrentIndex(0);
+  controls->headBox()->setCurrentIndex(3);
+  HeatmapPlot* heatmap = window_->heatmap();
+  stepKey(Qt::Key_Home, 0);  // no attention yet: the choice (and its row) stays all the same
+  QVERIFY(controls->isVisible());
+  QCOMPARE(controls->layerBox()->currentIndex(), 0);
+  QCOMPARE(controls->headBox()->currentIndex(), 3);
+  QCOMPARE(heatmap->matrix().title, QString("layer 1 · head 3"));
+  auto* bars = window_->stepPanel()->findChild<AttentionBars*>();
+  QVERIFY(bars);
+  for (int steps = 1; steps <= 3; ++steps) {
+    stepKey(Qt::Key_Right, steps);
+    QCOMPARE(heatmap->matrix().title, QString("layer 1 · head 3"));
+    compareWeights(heatmap->matrix(), {head.begin(), head.begin() + steps});
+    QCOMPARE(heatmap->currentRow(), steps - 1);
+    // The step panel's bars show the same head's row.
+    const auto data = qobject_cast<QCPBars*>(bars->plottable(0))->data();
+    QCOMPARE(data->size(), static_cast<int>(head[steps - 1].size()));
+    for (int s = 0; s < data->size(); ++s)
+      QVERIFY(qAbs(data->at(s)->value - head[steps - 1][s]) < 1e-6);
+  }
+  stepKey(Qt::Key_Left, 2);
+  QCOMPARE(heatmap->matrix().title, QString("layer 1 · head 3"));
+  compareWeights(heatmap->matrix(), {head.begin(), head.begin() + 2});
+}
+
+void ScriptedModelViewTest::aBeamHypothesisFollowsTheHeadChoice() {
+  const std::string path = write_scripted_module({2, 4}, "beams");
+  attnscope::TranslationOptions options;
+  options.beam_size = 5;
+  const auto beam = attnscope::Translator(path).translate_nbest("a b c", options);
+  QVERIFY(beam.size() > 1);
+  open(path);
+  QComboBox* searchBox = nullptr;
+  for (QComboBox* box : window_->findChildren<QComboBox*>())
+    if (box->findText("Beam") >= 0) searchBox = box;
+  QVERIFY(searchBox);
+  searchBox->setCurrentText("Beam");  // beam 5 by default
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  window_->sourceEdit()->setText("a b c");
+  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
+  QVERIFY(updated.wait(10000));
+  QListWidget* hypotheses = window_->beamList();
+  QCOMPARE(hypotheses->count(), static_cast<int>(beam.size()));
+  hypotheses->setCurrentRow(1);
+  AttentionViewControls* controls = window_->viewControls();
+  controls->layerBox()->setCurrentIndex(0);
+  controls->headBox()->setCurrentIndex(2);
+  compareWeights(window_->heatmap()->matrix(), beam[1].attention_for({0, 1}));
+  QCOMPARE(window_->heatmap()->matrix().title, QString("layer 1 · head 2"));
+  QCOMPARE(hypotheses->currentRow(), 1);  // redrawn, not decoded again
+  QCOMPARE(hypotheses->count(), static_cast<int>(beam.size()));
+}
+
+void ScriptedModelViewTest::wordViewStepsByPieceAndAClickSelectsTheWordsLastPiece() {
+  open(write_scripted_module(subwordSpec(), "stepped"));
+  typeAndTranslate("abc ab de");  // pieces ab@@ c ab d@@ e </s>
+  HeatmapPlot* heatmap = window_->heatmap();
+  stepKey(Qt::Key_Home, 0);
+  QVERIFY(window_->viewControls()->wordsBox()->isVisible());
+  auto* bars = window_->stepPanel()->findChild<AttentionBars*>();
+  // After each step: the word rows so far, and the row of the word holding the newest piece.
+  const QList<int> rows = {1, 1, 2, 3, 3, 4};
+  const QList<int> current = {0, 0, 1, 2, 2, 3};
+  for (int i = 0; i < rows.size(); ++i) {
+    stepKey(Qt::Key_Right, i + 1);
+    QCOMPARE(heatmap->matrix().rows(), rows[i]);
+    QCOMPARE(heatmap->currentRow(), current[i]);
+    // The step panel stays on pieces, what the model reads and emits.
+    QCOMPARE(qobject_cast<QCPBars*>(bars->plottable(0))->data()->size(), 6);
+  }
+  QCOMPARE(heatmap->matrix().targetTokens, QStringList({"abc", "ab", "de", "</s>"}));
+  Q_EMIT heatmap->rowClicked(0);  // "abc": its last piece "c" is step 2
+  QCOMPARE(window_->controller()->shownRow(), 1);
+  QCOMPARE(heatmap->currentRow(), 0);
+  Q_EMIT heatmap->rowClicked(2);  // "de": "e" is step 5
+  QCOMPARE(window_->controller()->shownRow(), 4);
+  QCOMPARE(heatmap->currentRow(), 2);
+  window_->viewControls()->wordsBox()->setChecked(false);  // pieces: the step's own row
+  QCOMPARE(heatmap->currentRow(), 4);
+}
+
+void ScriptedModelViewTest::exportsSayWhichViewTheyShow() {
+  open(write_scripted_module(subwordSpec(), "exported"));
+  typeAndTranslate("abc ab de");
+  QTemporaryDir out;
+  ExportOptions options;
+  options.size = QSize(400, 300);
+  const auto read = [&](const QString& name) {
+    QFile file(out.filePath(name));
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+  };
+  window_->exportTo(out.filePath("words.csv"), options);
+  QStringList lines = read("words.csv").split('\n', Qt::SkipEmptyParts);
+  QCOMPARE(lines.size(), 5);
+  QCOMPARE(lines[0], QString("target\\source,abc,ab,de,</s>"));
+  QVERIFY(lines[1].startsWith("abc,"));
+  window_->exportTo(out.filePath("words.json"), options);
+  QJsonObject json = QJsonDocument::fromJson(read("words.json").toUtf8()).object();
+  QCOMPARE(json["model"].toString(), QString("words"));
+  QCOMPARE(json["target_tokens"].toArray().size(), 4);
+
+  window_->viewControls()->wordsBox()->setChecked(false);
+  window_->exportTo(out.filePath("pieces.csv"), options);
+  lines = read("pieces.csv").split('\n', Qt::SkipEmptyParts);
+  QCOMPARE(lines.size(), 7);
+  QCOMPARE(lines[0], QString("target\\source,ab@@,c,ab,d@@,e,</s>"));
+  window_->exportTo(out.filePath("pieces.json"), options);
+  json = QJsonDocument::fromJson(read("pieces.json").toUtf8()).object();
+  QCOMPARE(json["model"].toString(), QString("pieces"));
+}
+
+void ScriptedModelViewTest::theHeadsTabExportsItsGridOnOneColourScale() {
+  open(write_scripted_module({3, 2}, "grid"));
+  typeAndTranslate("a b c");
+  window_->tabs()->setCurrentIndex(2);
+  HeadsView* heads = window_->headsView();
+  heads->layerBox()->setCurrentIndex(1);
+  QCOMPARE(heads->plots().size(), 3);  // 2 heads and their mean
+  const QCPRange range = heads->plots()[0]->dataRange();
+  for (HeatmapPlot* plot : heads->plots()) {
+    QCOMPARE(plot->dataRange(), range);
+    QVERIFY(plot->isVisible());
+  }
+  QTemporaryDir out;
+  ExportOptions options;
+  options.size = QSize(600, 400);
+  window_->exportTo(out.filePath("heads.json"), options);
+  QFile file(out.filePath("heads.json"));
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const QJsonArray grid = QJsonDocument::fromJson(file.readAll()).object()["heatmaps"].toArray();
+  QCOMPARE(grid.size(), 3);
+  QCOMPARE(grid[0].toObject()["model"].toString(), QString("grid · layer 2 · head 1"));
+  QCOMPARE(grid[1].toObject()["model"].toString(), QString("grid · layer 2 · head 2"));
+  QCOMPARE(grid[2].toObject()["model"].toString(), QString("grid · layer 2 · mean of heads"));
+  window_->exportTo(out.filePath("heads.png"), options);
+  QCOMPARE(QImage(out.filePath("heads.png")).size(), QSize(600, 400));
+}
+
+void ScriptedModelViewTest::modelInfoAndStatusLineDescribeATorchScriptModel() {
+  const std::string path = write_scripted_module({2, 4}, "described");
+  open(path);
+  QTRY_VERIFY(modelStatus() && modelStatus()->text().startsWith("described"));
+  QVERIFY(modelStatus()->text().contains("TorchScript, 2 layer(s) × 4 head(s)"));
+  QVERIFY(!modelStatus()->text().contains("BLEU"));
+  // Help > Model info is a modal message box: read and close it from inside its loop.
+  QString info;
+  QTimer closer;
+  connect(&closer, &QTimer::timeout, this, [&] {
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      info = box->text();
+      box->accept();
+    }
+  });
+  closer.start(20);
+  QAction* action = nullptr;
+  for (QAction* a : window_->findChildren<QAction*>())
+    if (a->text() == "&Model info") action = a;
+  QVERIFY(action);
+  action->trigger();
+  QVERIFY(info.startsWith("TorchScript model"));
+  QVERIFY(info.contains("Attention: 2 layer(s) × 4 head(s)"));
+  QVERIFY(info.contains("Vocabularies: 8 source / 8 target tokens"));
+  QVERIFY(info.contains(QString::fromStdString(path)));
+  QVERIFY(!info.contains("BLEU"));
+}
+
+void ScriptedModelViewTest::droppingATorchScriptFileOpensIt() {
+  const std::string path = write_scripted_module({1, 3}, "dropped");
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(path))});
+  QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(window_.get(), &enter);
+  QVERIFY(enter.isAccepted());
+  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
+  QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(window_.get(), &drop);
+  QVERIFY(opened.wait(10000));
+  QCOMPARE(window_->modelBox()->currentText(), QString("dropped"));
+  typeAndTranslate("a b");
+  // One layer: only the head is a choice.
+  QVERIFY(window_->viewControls()->headBox()->isVisible());
+  QVERIFY(!window_->viewControls()->layerBox()->isVisible());
+  QCOMPARE(window_->heatmap()->matrix().title, QString("layer 1 · mean of heads"));
+}
+
+void ScriptedModelViewTest::aModelFailingOnLoadShowsTheMessageAndStaysUsable() {
+  ScriptedModuleSpec spec;
+  spec.break_step = "        log_probs = log_probs + torch.zeros([3, 3])\n";  // every step
+  const std::string path = write_scripted_module(spec, "raises");
+  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
+  window_->openModelFile(QString::fromStdString(path));
+  QMessageBox* box = nullptr;
+  QTRY_VERIFY((box = window_->findChild<QMessageBox*>()) != nullptr);
+  QVERIFY(box->text().startsWith(QString::fromStdString("model '" + path + "': ")));
+  QVERIFY(box->text().contains("step() failed:"));
+  QVERIFY(!box->text().contains('\n'));
+  box->close();
+  QVERIFY(opened.isEmpty());
+  QCOMPARE(window_->modelBox()->findText("raises"), -1);
+  QCOMPARE(window_->modelBox()->currentText(), QString("additive"));
+  typeAndTranslate("a b");  // the window goes on with the model it had
+  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+  QVERIFY(!window_->viewControls()->isVisible());
 }
 
 QTEST_MAIN(ScriptedModelViewTest)
