@@ -174,7 +174,8 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
       (void)checksum;
 #endif
       torch::Tensor tensor = torch::empty(shape, torch::TensorOptions().dtype(type));
-      std::memcpy(tensor.data_ptr(), data + offset, bytes);
+      // An empty tensor has no storage: memcpy's pointers must not be null even for 0 bytes.
+      if (bytes > 0) std::memcpy(tensor.data_ptr(), data + offset, bytes);
       if (type == torch::kHalf) tensor = tensor.to(torch::kFloat);
       checkpoint.tensors.emplace_back(name, tensor);
     }

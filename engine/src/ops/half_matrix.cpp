@@ -80,7 +80,8 @@ bool HalfMatrix::is_exact_in_half(const torch::Tensor& weight) {
 HalfMatrix::HalfMatrix(const torch::Tensor& weight)
     : rows_(weight.size(0)), columns_(weight.size(1)), values_(weight.numel()) {
   const torch::Tensor half = weight.detach().to(torch::kHalf).contiguous();
-  std::memcpy(values_.data(), half.data_ptr(), values_.size() * sizeof(uint16_t));
+  if (!values_.empty())  // an empty tensor's data pointer is null, which memcpy may not take
+    std::memcpy(values_.data(), half.data_ptr(), values_.size() * sizeof(uint16_t));
 }
 
 torch::Tensor HalfMatrix::multiply(const torch::Tensor& x, const torch::Tensor& bias) const {
