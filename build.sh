@@ -16,7 +16,7 @@ shift || true
 packages=(
   cmake ninja-build g++ pkg-config
   libtorch-dev libopenblas0-openmp   # OpenBLAS: without it libtorch falls back to reference BLAS, ~10x slower
-  nlohmann-json3-dev libcli11-dev libicu-dev zlib1g-dev
+  nlohmann-json3-dev libcli11-dev libicu-dev zlib1g-dev libsentencepiece-dev
   googletest libgtest-dev
 )
 # The desktop app and its tests: not needed for a build without the UI.

@@ -8,31 +8,78 @@ import zlib
 here = os.path.dirname(os.path.abspath(__file__))
 
 
-def model_file(tensors, config_changes=None, version=1):
+def varint(n):
+    out = b""
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out += bytes([byte | (0x80 if n else 0)])
+        if not n:
+            return out
+
+
+def field(number, value):
+    """One protobuf field: an int as a varint, bytes or str length-delimited."""
+    if isinstance(value, int):
+        return varint(number << 3) + value_bytes(value)
+    data = value.encode() if isinstance(value, str) else value
+    return varint(number << 3 | 2) + varint(len(data)) + data
+
+
+def value_bytes(n):
+    return varint(n if n >= 0 else n + (1 << 64))
+
+
+def sentencepiece_model(pieces):
+    """A serialized SentencePiece ModelProto of a BPE model, as attnscope-cli train --subwords
+    makes them: ids 0-3 <pad> <unk> <s> </s>, identity normalisation."""
+    special_types = {"<pad>": 3, "<unk>": 2, "<s>": 3, "</s>": 3}  # CONTROL, UNKNOWN
+    proto = b""
+    for i, piece in enumerate(pieces):
+        entry = field(1, piece) + b"\x15" + struct.pack("<f", -float(i))  # score: fixed32 field 2
+        entry += field(3, special_types.get(piece, 1))  # NORMAL
+        proto += field(1, entry)
+    trainer = (field(3, 2) + field(4, len(pieces)) + field(40, 1) + field(41, 2) + field(42, 3)
+               + field(43, 0))  # model_type BPE, vocab_size, unk/bos/eos/pad ids
+    normalizer = field(1, "identity") + field(3, 1) + field(4, 1) + field(5, 1)
+    return proto + field(2, trainer) + field(3, normalizer)
+
+
+def model_file(tensors, config_changes=None, version=1, subwords=None):
     specials = ["<pad>", "<unk>", "<s>", "</s>"]
     config = {"score": "dot", "source_language": "en", "target_language": "de",
               "source_vocab": 6, "target_vocab": 5, "embedding": 2, "hidden": 2,
               "attention": 2, "tied_readout": True, "dropout": 0.0, "max_source_length": 4}
     config.update(config_changes or {})
+    source_vocabulary, target_vocabulary = specials + ["a", "b"], specials + ["x"]
+    blobs = {}
+    if subwords:
+        source_vocabulary, target_vocabulary = subwords
+        blobs = {"subwords.source": sentencepiece_model(source_vocabulary),
+                 "subwords.target": sentencepiece_model(target_vocabulary)}
+        tensors = tensors + [(name, "u8", [len(blob)]) for name, blob in blobs.items()]
+        config.update(source_vocab=len(source_vocabulary), target_vocab=len(target_vocabulary))
     data, table = b"", []
     for name, dtype, shape in tensors:
         size = {"f32": 4, "f16": 2, "u8": 1}[dtype]
         count = 1
         for d in shape:
             count *= d
-        raw = bytes((i * 7 + 3) % 256 for i in range(count * size))
+        raw = blobs.get(name) or bytes((i * 7 + 3) % 256 for i in range(count * size))
         table.append({"name": name, "dtype": dtype, "shape": shape, "offset": len(data),
                       "bytes": len(raw), "crc32": zlib.crc32(raw)})
         data += raw
-    header = json.dumps({
+    header = {
         "config": config,
-        "source_vocabulary": specials + ["a", "b"],
-        "target_vocabulary": specials + ["x"],
+        "source_vocabulary": source_vocabulary,
+        "target_vocabulary": target_vocabulary,
         "training": {"corpus": "seed", "epochs": 1, "best_epoch": 1, "seconds": 0.5,
                      "validation_loss": 1.0, "validation_bleu": 2.0, "test_bleu": -1.0,
                      "test_bleu_beam5": -1.0, "test_corpus": "", "command": "seed", "seed": 1},
         "extra": {"resume": {"epochs_done": 1}},
-        "tensors": table}, separators=(",", ":")).encode()
+        "tensors": table}
+    if subwords:
+        header["subwords"] = "sentencepiece"
+    header = json.dumps(header, separators=(",", ":")).encode()
     return (b"ATTNSCOPE-MODEL\n" + struct.pack("<IQI", version, len(header), zlib.crc32(header))
             + header + data)
 
@@ -50,9 +97,13 @@ model = model_file(tensors)
 write("checkpoint", "model", model)
 write("checkpoint", "untied-f16", model_file(tensors[1:2], {"tied_readout": False}))
 write("checkpoint", "truncated", model[: len(model) - 7])
-write("checkpoint", "future-version", model_file(tensors, version=2))
+write("checkpoint", "future-version", model_file(tensors, version=3))
 write("checkpoint", "no-tensors", model_file([]))
 write("checkpoint", "magic-only", b"ATTNSCOPE-MODEL\n")
+subword_vocabularies = (
+    ["<pad>", "<unk>", "<s>", "</s>", "\u2581a", "\u2581do", "g", "\u2581.", "a", "d", "o", "\u2581"],
+    ["<pad>", "<unk>", "<s>", "</s>", "\u2581ein", "\u2581hu", "nd", "\u2581.", "e", "i", "n", "\u2581"])
+write("checkpoint", "subwords", model_file(tensors[:2], version=2, subwords=subword_vocabularies))
 
 for name, text in {
     "plain": "A man, riding a bicycle.",

@@ -15,14 +15,21 @@ std::string bleu_text(double bleu) {
   return text;
 }
 
+// "5898+7882 words", or for a subword model "8000+8000 pieces" (SentencePiece's, per side).
+std::string vocabulary_text(const ModelInfo& m) {
+  return std::to_string(m.config.source_vocab) + "+" + std::to_string(m.config.target_vocab) +
+         (m.subword_marker.empty() ? " words" : " pieces");
+}
+
 void print_table(const std::vector<ModelInfo>& models) {
-  std::printf("%-12s %-11s %-6s %11s %9s %10s %s\n", "NAME", "SCORE", "LANGS", "PARAMETERS", "SIZE",
-              "TEST BLEU", "FILE");
+  std::printf("%-12s %-11s %-6s %11s %9s %-18s %10s %s\n", "NAME", "SCORE", "LANGS", "PARAMETERS",
+              "SIZE", "VOCABULARY", "TEST BLEU", "FILE");
   for (const auto& m : models) {
     const std::string name = std::filesystem::path(m.path).stem().string();
     const std::string langs = m.config.source_language + "-" + m.config.target_language;
-    std::printf("%-12s %-11s %-6s %11lld %7.1fMB %10s %s\n", name.c_str(), m.config.score.c_str(),
-                langs.c_str(), static_cast<long long>(m.parameters), m.file_bytes / 1e6,
+    std::printf("%-12s %-11s %-6s %11lld %7.1fMB %-18s %10s %s\n", name.c_str(),
+                m.config.score.c_str(), langs.c_str(), static_cast<long long>(m.parameters),
+                m.file_bytes / 1e6, vocabulary_text(m).c_str(),
                 bleu_text(m.training.test_bleu).c_str(), m.path.c_str());
   }
 }

@@ -65,6 +65,7 @@ const FlagNames kTrainFlags = {
     {"model.dropout", "--dropout"},     {"model.score", "--score"},
     {"learning_rate", "--lr"},          {"test_source_path", "--test-src"},
     {"test_target_path", "--test-tgt"}, {"resume", "--resume"},
+    {"subwords", "--subwords"},
 };
 
 }  // namespace
@@ -87,6 +88,9 @@ Action add_train_command(CLI::App& app) {
   app.add_option("--seed", o.seed, "random seed")->capture_default_str();
   app.add_option("--min-freq", o.min_frequency, "vocabulary: minimum word count")
       ->capture_default_str();
+  app.add_option("--subwords", o.subwords,
+                 "subword model: SentencePiece pieces per language (0 = words)")
+      ->capture_default_str();
   app.add_option("--lr", o.learning_rate, "Adam learning rate")->capture_default_str();
   app.add_option("--dropout", o.model.dropout, "dropout")->capture_default_str();
   app.add_option("--patience", o.patience,
@@ -105,6 +109,9 @@ Action add_train_command(CLI::App& app) {
       }
     c->options.model.attention = c->options.model.hidden;
     c->options.command = command;
+    if (c->options.subwords > 0 && app.get_option("--min-freq")->count() > 0)
+      std::cerr << "note: --min-freq does not apply to a subword model: its vocabulary is the "
+                   "--subwords pieces\n";
     TrainingRecord record;
     run_with_flags(kTrainFlags, [&] {
       record = train(c->options, make_observer());

@@ -17,6 +17,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <memory>
 
 #include "engine/test_models.h"
 #include "io/checkpoint.h"
@@ -28,6 +30,7 @@ namespace {
 using testing::gzip;
 using testing::read_bytes;
 using testing::repeat_words;
+using testing::with_header;
 
 namespace fs = std::filesystem;
 
@@ -69,6 +72,7 @@ std::vector<SentenceCase> hostile_sentences() {
       {"spaces and tabs", "  \t  \t "},
       {"5000 words", repeat_words("a", 5000)},
       {"one 100000-letter word", std::string(100000, 'b')},
+      {"a 1 MB word between others", "a " + std::string(1 << 20, 'k') + " b"},
       {"control characters", "a\x01\x02\x1b[31m b\x7f c\x08"},
       {"NUL bytes", std::string("a\0b\0\0c", 6)},
       {"only NUL bytes", std::string(5, '\0')},
@@ -118,7 +122,22 @@ void expect_well_formed(const Translation& t, int64_t max_source_length) {
   }
 }
 
-TEST_F(Sentences, EveryHostileSentenceTranslatesToAWellFormedResult) {
+// The same sentences through a word model and a subword model (SentencePiece splits them).
+class HostileSentences : public ::testing::TestWithParam<std::string> {
+ protected:
+  static const Translator& translator() {
+    static std::map<std::string, std::unique_ptr<Translator>> cache;
+    auto& t = cache[GetParam()];
+    if (!t)
+      t = std::make_unique<Translator>(GetParam() == "subwords"
+                                           ? testing::subword_model()
+                                           : testing::random_model_file("location"));
+    return *t;
+  }
+};
+
+TEST_P(HostileSentences, EveryOneTranslatesToAWellFormedResult) {
+  const Translator* translator_ = &translator();
   const int64_t max_length = translator_->info().config.max_source_length;
   std::vector<std::string> batch;
   for (const auto& c : hostile_sentences()) {
@@ -146,6 +165,9 @@ TEST_F(Sentences, EveryHostileSentenceTranslatesToAWellFormedResult) {
   for (size_t i = 0; i < batch.size(); ++i)
     EXPECT_EQ(results[i].source.tokens, translator_->prepare_source(batch[i]).tokens) << i;
 }
+
+INSTANTIATE_TEST_SUITE_P(WordsAndSubwords, HostileSentences,
+                         ::testing::Values("words", "subwords"));
 
 TEST_F(Sentences, LongSentencesAreTruncatedToTheModelsLimitAndSaySo) {
   const SourceText source = translator_->prepare_source(repeat_words("a", 5000));
@@ -251,25 +273,6 @@ TEST(HostileCorpus, ParallelFilesMustAlignAndHoldSomething) {
 
 std::string load_error(const std::string& path) {
   return expect_error<std::runtime_error>([&] { Translator translator(path); }, path);
-}
-
-// A model file whose header says `edit` but whose checksum is right: what a crafted file
-// could hold.
-std::string with_header(const std::string& model,
-                        const std::function<void(nlohmann::json&)>& edit) {
-  const std::string bytes = read_bytes(model);
-  uint64_t header_bytes = 0;
-  std::memcpy(&header_bytes, bytes.data() + 20, 8);
-  nlohmann::json header = nlohmann::json::parse(bytes.substr(32, header_bytes));
-  edit(header);
-  const std::string text = header.dump();
-  std::string out = bytes.substr(0, 16) + bytes.substr(16, 4);
-  const uint64_t size = text.size();
-  const uint32_t crc =
-      static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(text.data()), text.size()));
-  out.append(reinterpret_cast<const char*>(&size), 8);
-  out.append(reinterpret_cast<const char*>(&crc), 4);
-  return out + text + bytes.substr(32 + header_bytes);
 }
 
 TEST(HostileModelFile, CraftedHeadersWithValidChecksumsAreRejected) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -26,6 +27,20 @@ const fs::path& test_root() {
     return fs::path(mkdtemp(pattern.data()));
   }();
   return root;
+}
+
+// Training on `train` and validating on `valid` (prefixes of .src and .tgt files), a
+// tiny_config(score) model, everything else at TrainOptions' defaults.
+TrainOptions corpus_training(const std::string& train, const std::string& valid,
+                             const std::string& output, const std::string& score) {
+  TrainOptions options;
+  options.source_path = train + ".src";
+  options.target_path = train + ".tgt";
+  options.validation_source_path = valid + ".src";
+  options.validation_target_path = valid + ".tgt";
+  options.output_path = output;
+  options.model = tiny_config(score);
+  return options;
 }
 
 }  // namespace
@@ -48,6 +63,25 @@ std::string temporary_folder() {
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string with_header(const std::string& path, const std::function<void(nlohmann::json&)>& edit,
+                        const std::function<void(std::string&)>& edit_data) {
+  const std::string bytes = read_bytes(path);
+  uint64_t header_bytes = 0;
+  std::memcpy(&header_bytes, bytes.data() + 20, 8);
+  nlohmann::json header = nlohmann::json::parse(bytes.substr(32, header_bytes));
+  edit(header);
+  const std::string text = header.dump();
+  std::string out = bytes.substr(0, 16) + bytes.substr(16, 4);
+  const uint64_t size = text.size();
+  const uint32_t crc =
+      static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(text.data()), text.size()));
+  out.append(reinterpret_cast<const char*>(&size), 8);
+  out.append(reinterpret_cast<const char*>(&crc), 4);
+  std::string data = bytes.substr(32 + header_bytes);
+  if (edit_data) edit_data(data);
+  return out + text + data;
 }
 
 std::string gzip(const std::string& text) {
@@ -83,19 +117,59 @@ std::string write_task_corpus(const std::string& folder, const std::string& name
   return prefix;
 }
 
+std::string write_syllable_corpus(const std::string& folder, const std::string& name, int count,
+                                  unsigned seed) {
+  static const std::vector<std::string> syllables = {"ka", "lo", "mi", "ne",
+                                                     "ru", "ta", "so", "vi"};
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> length(3, 7), syllable_count(1, 3), syllable(0, 7);
+  const std::string prefix = folder + "/" + name;
+  std::ofstream source(prefix + ".src"), target(prefix + ".tgt");
+  for (int i = 0; i < count; ++i) {
+    std::vector<std::string> words(static_cast<size_t>(length(rng)));
+    for (auto& w : words)
+      for (int k = syllable_count(rng); k > 0; --k) w += syllables[syllable(rng)];
+    std::string first = words.front();
+    first[0] = static_cast<char>(first[0] - 'a' + 'A');
+    source << first;
+    for (size_t j = 1; j < words.size(); ++j) source << ' ' << words[j];
+    for (size_t j = words.size(); j-- > 0;) target << words[j] << ' ';
+    source << ".\n";
+    target << ".\n";
+  }
+  return prefix;
+}
+
+TrainOptions subword_training(const std::string& folder, const std::string& score, int pieces,
+                              const std::string& output_name) {
+  TrainOptions options = corpus_training(write_syllable_corpus(folder, "train", 600, 11),
+                                         write_syllable_corpus(folder, "valid", 40, 12),
+                                         folder + "/" + output_name, score);
+  options.model.max_source_length = 40;
+  options.subwords = pieces;
+  options.batch_size = 32;
+  return options;
+}
+
+std::string subword_model() {
+  static const std::string path = [] {
+    TrainOptions options =
+        subword_training(temporary_folder(), "additive", 100, "subwords.attnmodel");
+    options.epochs = 3;
+    options.label_smoothing = 0.0;
+    options.learning_rate = 3e-3;
+    attnscope::train(options);
+    return options.output_path;
+  }();
+  return path;
+}
+
 TrainOptions task_training(const std::string& folder, Task task, const std::string& score,
                            int train_pairs, int valid_pairs, unsigned seed,
                            const std::string& output_name) {
-  const std::string train = write_task_corpus(folder, "train", task, train_pairs, seed);
-  const std::string valid = write_task_corpus(folder, "valid", task, valid_pairs, seed + 1);
-  TrainOptions options;
-  options.source_path = train + ".src";
-  options.target_path = train + ".tgt";
-  options.validation_source_path = valid + ".src";
-  options.validation_target_path = valid + ".tgt";
-  options.output_path = folder + "/" + output_name;
-  options.model = tiny_config(score);
-  return options;
+  return corpus_training(write_task_corpus(folder, "train", task, train_pairs, seed),
+                         write_task_corpus(folder, "valid", task, valid_pairs, seed + 1),
+                         folder + "/" + output_name, score);
 }
 
 std::string copy_model(const std::string& score) {

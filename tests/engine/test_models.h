@@ -4,6 +4,7 @@
 #include <attnscope/trainer.h>
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,35 @@ enum class Task { kCopy, kReverse };
 std::string write_task_corpus(const std::string& folder, const std::string& name, Task task,
                               int count, unsigned seed);
 
+/// Writes `count` sentences of made-up words of one to three syllables ("Kalomi neru ta.", the
+/// first letter capitalised, a full stop at the end) to `<folder>/<name>.src` and the same words
+/// in reverse order, lowercase, to `.tgt`; returns the common path prefix. Subword models learn
+/// the syllables and their frequent pairs as pieces.
+std::string write_syllable_corpus(const std::string& folder, const std::string& name, int count,
+                                  unsigned seed);
+
+/// Training options for a subword model of `pieces` pieces per side on a fresh syllable corpus
+/// in `folder` (600 training and 40 validation pairs), a tiny_config(score) model, output
+/// `<folder>/<output_name>`.
+TrainOptions subword_training(const std::string& folder, const std::string& score, int pieces,
+                              const std::string& output_name);
+
+/// Trains (once per process, cached) a small subword model (100 SentencePiece pieces per side)
+/// for a few epochs on the syllable corpus and returns its path.
+std::string subword_model();
+
 /// Training options on a fresh task corpus in `folder`: `train_pairs` training pairs (seed
 /// `seed`) and `valid_pairs` validation pairs (seed `seed` + 1), a tiny_config(score) model,
 /// output `<folder>/<output_name>`; everything else at TrainOptions' defaults.
 TrainOptions task_training(const std::string& folder, Task task, const std::string& score,
                            int train_pairs, int valid_pairs, unsigned seed,
                            const std::string& output_name);
+
+/// The bytes of model file `path` with its JSON header changed by `edit` (and, when given, the
+/// weights after it by `edit_data`), the header's checksum recomputed: what a crafted file could
+/// hold.
+std::string with_header(const std::string& path, const std::function<void(nlohmann::json&)>& edit,
+                        const std::function<void(std::string&)>& edit_data = {});
 
 /// The whole content of a file ("" when it cannot be read).
 std::string read_bytes(const std::string& path);

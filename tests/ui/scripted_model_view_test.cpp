@@ -19,7 +19,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <QtTest>
 
 #include "attention_bars.h"
@@ -32,6 +31,7 @@
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
 #include "main_window.h"
+#include "model_info_text.h"
 #include "step_panel.h"
 
 using namespace attnscope::ui;
@@ -370,21 +370,7 @@ void ScriptedModelViewTest::modelInfoAndStatusLineDescribeATorchScriptModel() {
   QTRY_VERIFY(modelStatus() && modelStatus()->text().startsWith("described"));
   QVERIFY(modelStatus()->text().contains("TorchScript, 2 layer(s) × 4 head(s)"));
   QVERIFY(!modelStatus()->text().contains("BLEU"));
-  // Help > Model info is a modal message box: read and close it from inside its loop.
-  QString info;
-  QTimer closer;
-  connect(&closer, &QTimer::timeout, this, [&] {
-    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-      info = box->text();
-      box->accept();
-    }
-  });
-  closer.start(20);
-  QAction* action = nullptr;
-  for (QAction* a : window_->findChildren<QAction*>())
-    if (a->text() == "&Model info") action = a;
-  QVERIFY(action);
-  action->trigger();
+  const QString info = modelInfoText(*window_);
   QVERIFY(info.startsWith("TorchScript model"));
   QVERIFY(info.contains("Attention: 2 layer(s) × 4 head(s)"));
   QVERIFY(info.contains("Vocabularies: 8 source / 8 target tokens"));

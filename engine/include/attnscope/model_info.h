@@ -30,6 +30,10 @@ struct ModelInfo {
   int attention_layers = 1;
   int attention_heads = 1;     // per layer
   std::string subword_marker;  // empty for word models
+  // How words become pieces: "sentencepiece" for a model trained with subwords (its
+  // vocabularies, config.source_vocab and target_vocab, are the SentencePiece models' pieces,
+  // the four special tokens included); empty for a word model or a TorchScript module.
+  std::string subwords;
   // "attnscope" (lowercase, punctuation split off: text.h's tokenize) or "whitespace" (as typed)
   std::string tokenizer = "attnscope";
   ModelConfig config;

@@ -19,7 +19,12 @@ struct TrainOptions {
   ModelConfig model;        // score, sizes, dropout (vocabulary sizes are filled in)
   int epochs = 20;
   int batch_size = 64;
-  int min_frequency = 2;
+  int min_frequency = 2;  // word models: the vocabulary keeps words seen this often
+  // > 0: a subword model. Two SentencePiece BPE models of this many pieces each (special tokens
+  // included; fewer when the corpus has no more to merge), one per language, are learned from
+  // the training corpus and stored in the model; their pieces are the vocabularies, so
+  // min_frequency does not apply. 0: a word model.
+  int subwords = 0;
   double learning_rate = 1e-3;
   double gradient_clip = 1.0;
   double label_smoothing = 0.1;

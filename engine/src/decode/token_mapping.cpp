@@ -28,10 +28,14 @@ TokenMapping::Side TokenMapping::side_of(std::vector<std::string> tokens) {
 }
 
 TokenMapping TokenMapping::native(const Vocabulary& source, const Vocabulary& target,
-                                  int64_t max_source_length) {
+                                  int64_t max_source_length, const SubwordModel& source_subwords,
+                                  const SubwordModel& target_subwords) {
   TokenMapping m;
   m.source_ = side_of(source.tokens());
   m.target_ = side_of(target.tokens());
+  m.source_.subwords = source_subwords;
+  m.target_.subwords = target_subwords;
+  if (!source_subwords.empty()) m.subword_marker_ = kWordStart;
   m.unk_ = Vocabulary::kUnk;
   m.eos_ = Vocabulary::kEos;
   m.max_source_tokens_ = static_cast<size_t>(std::max<int64_t>(1, max_source_length - 1));
@@ -75,6 +79,7 @@ std::vector<std::string> TokenMapping::pieces_of(const std::string& word, const 
 std::vector<std::string> TokenMapping::split(const std::string& sentence, const Side& side) const {
   const std::vector<std::string> words =
       lowercase_ ? tokenize(sentence) : split_on_whitespace(sentence);
+  if (!side.subwords.empty()) return side.subwords.encode(words);
   if (subword_marker_.empty()) return words;
   std::vector<std::string> tokens;
   for (const auto& word : words) {
@@ -137,7 +142,10 @@ std::vector<int64_t> TokenMapping::target_ids(const std::string& sentence) const
 }
 
 int64_t TokenMapping::target_id(const std::string& token) const {
-  return id_in(target_, lowercase_ ? to_lower(token) : token);
+  const std::string typed = lowercase_ ? to_lower(token) : token;
+  if (!target_.subwords.empty() && !target_.contains(typed) && target_.contains(kWordStart + typed))
+    return id_in(target_, kWordStart + typed);
+  return id_in(target_, typed);
 }
 
 const std::string& TokenMapping::target_token(int64_t id) const {

@@ -7,15 +7,18 @@
 
 #include "attnscope/translation.h"
 #include "attnscope/vocabulary.h"
+#include "io/subword_model.h"
 #include "model/scripted_model.h"
 
 namespace attnscope {
 
 class TokenMapping {
  public:
-  /// attnscope's own models: tokenize(), "</s>" appended, ids of Vocabulary.
+  /// attnscope's own models: tokenize(), "</s>" appended, ids of Vocabulary. Subword models
+  /// also give their SentencePiece models, which split the tokens into the vocabularies' pieces.
   static TokenMapping native(const Vocabulary& source, const Vocabulary& target,
-                             int64_t max_source_length);
+                             int64_t max_source_length, const SubwordModel& source_subwords = {},
+                             const SubwordModel& target_subwords = {});
   /// A TorchScript model's attributes.
   static TokenMapping scripted(const ScriptedModelAttributes& attributes);
 
@@ -27,6 +30,8 @@ class TokenMapping {
   /// A target sentence's ids, the end token appended (forced decoding).
   std::vector<int64_t> target_ids(const std::string& sentence) const;
   /// One target token as a user typed it (forcing a step); the unknown id when there is none.
+  /// For a SentencePiece model a piece as the model emits it ("▁hund", "en"); a word typed
+  /// without the marker that is no piece itself is the piece that starts that word.
   int64_t target_id(const std::string& token) const;
   const std::string& target_token(int64_t id) const;
   const std::string& end_token() const { return target_token(eos_); }
@@ -36,6 +41,7 @@ class TokenMapping {
   struct Side {
     std::vector<std::string> tokens;  // id → token
     std::unordered_map<std::string, int64_t> ids;
+    SubwordModel subwords;  // native subword models: splits tokens into pieces
     bool contains(const std::string& token) const { return ids.count(token) > 0; }
   };
   static Side side_of(std::vector<std::string> tokens);

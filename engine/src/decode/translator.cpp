@@ -16,7 +16,8 @@ void load_native(Translator::Impl& impl, const std::string& path) {
   model->eval();
   model->prepare_inference();
   impl.tokens = TokenMapping::native(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
-                                     checkpoint.config.max_source_length);
+                                     checkpoint.config.max_source_length,
+                                     checkpoint.source_subwords, checkpoint.target_subwords);
   impl.info = model_info(checkpoint, path, model->parameter_count());
   impl.model = std::make_unique<NativeStepModel>(std::move(model));
 }

@@ -22,6 +22,9 @@ constexpr size_t kPreambleBytes = kMagicBytes + 4 + 8 + 4;
 constexpr int64_t kMaxVocabulary = 10'000'000;
 constexpr int64_t kMaxDimension = 65'536;
 constexpr uint64_t kMaxHeaderBytes = 1ull << 30;
+// The tensors that hold a subword model's SentencePiece models, last in the file.
+constexpr char kSourceSubwords[] = "subwords.source";
+constexpr char kTargetSubwords[] = "subwords.target";
 
 [[noreturn]] void fail(const std::string& path, const std::string& problem) {
   ATTNSCOPE_THROW_RUNTIME_ERROR("model file '", path, "' ", problem);
@@ -110,6 +113,22 @@ torch::ScalarType dtype_from_name(const std::string& path, const std::string& na
   fail(path, "is corrupted: unknown tensor type '" + name + "'");
 }
 
+// One side's SentencePiece model from its tensor's bytes.
+SubwordModel read_subwords(const std::string& path, const char* side, const char* bytes,
+                           uint64_t size, const Vocabulary& vocabulary) {
+  SubwordModel model;
+  try {
+    model = SubwordModel::from_bytes(std::string(bytes, size));
+  } catch (const std::invalid_argument& e) {
+    fail(path, error_message("is corrupted: its ", side, " SentencePiece model cannot be read (",
+                             e.what(), ")"));
+  }
+  if (model.pieces() != vocabulary.tokens())
+    fail(path, error_message("is corrupted: the pieces of its ", side,
+                             " SentencePiece model differ from its ", side, " vocabulary"));
+  return model;
+}
+
 // Parses and validates everything in the header; `data` holds the bytes after it (possibly
 // fewer than the header promises, which is reported as truncation).
 Checkpoint parse(const std::string& path, const std::string& header, const char* data,
@@ -141,6 +160,11 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
     if (checkpoint.source_vocabulary.size() != c.source_vocab ||
         checkpoint.target_vocabulary.size() != c.target_vocab)
       fail(path, "is corrupted: vocabulary sizes differ from its config");
+    if (json.contains("subwords")) {
+      checkpoint.subwords = json.at("subwords").get<std::string>();
+      if (checkpoint.subwords != kSentencePiece)
+        fail(path, "has an invalid header: unknown kind of subwords '" + checkpoint.subwords + "'");
+    }
 
     uint64_t expected_data = 0;
     for (const auto& entry : json.at("tensors")) {
@@ -173,6 +197,15 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
 #else
       (void)checksum;
 #endif
+      const bool source_subwords = name == kSourceSubwords,
+                 target_subwords = name == kTargetSubwords;
+      if (!checkpoint.subwords.empty() && (source_subwords || target_subwords)) {
+        if (type != torch::kByte) fail(path, "is corrupted: tensor '" + name + "' is not bytes");
+        (source_subwords ? checkpoint.source_subwords : checkpoint.target_subwords) = read_subwords(
+            path, source_subwords ? "source" : "target", data + offset, bytes,
+            source_subwords ? checkpoint.source_vocabulary : checkpoint.target_vocabulary);
+        continue;
+      }
       torch::Tensor tensor = torch::empty(shape, torch::TensorOptions().dtype(type));
       // An empty tensor has no storage: memcpy's pointers must not be null even for 0 bytes.
       if (bytes > 0) std::memcpy(tensor.data_ptr(), data + offset, bytes);
@@ -182,6 +215,14 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
     if (expected_data < data_bytes)
       fail(path, error_message("is corrupted: ", data_bytes - expected_data,
                                " unexpected bytes after the last tensor"));
+    if (!header_only && !checkpoint.subwords.empty()) {
+      if (checkpoint.source_subwords.empty())
+        fail(path, std::string("lacks its source SentencePiece model (tensor '") + kSourceSubwords +
+                       "')");
+      if (checkpoint.target_subwords.empty())
+        fail(path, std::string("lacks its target SentencePiece model (tensor '") + kTargetSubwords +
+                       "')");
+    }
     if (header_only && expected_data > data_bytes)
       fail(path, error_message("is truncated: expected ", expected_data,
                                " bytes of weights, found ", data_bytes));
@@ -246,9 +287,24 @@ ModelConfig config_from_json(const nlohmann::json& j) {
 
 void save_checkpoint(const std::string& path, const Checkpoint& checkpoint,
                      StoredPrecision precision) {
+  const bool subwords = !checkpoint.subwords.empty();
+  if (subwords && (checkpoint.subwords != kSentencePiece || checkpoint.source_subwords.empty() ||
+                   checkpoint.target_subwords.empty()))
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("checkpoint: subwords '", checkpoint.subwords,
+                                     "' need both SentencePiece models");
+  auto tensors = checkpoint.tensors;
+  if (subwords) {
+    for (const auto& [name, model] : {std::pair{kSourceSubwords, &checkpoint.source_subwords},
+                                      std::pair{kTargetSubwords, &checkpoint.target_subwords}}) {
+      const std::string& bytes = model->bytes();
+      torch::Tensor blob = torch::empty({static_cast<int64_t>(bytes.size())}, torch::kByte);
+      if (!bytes.empty()) std::memcpy(blob.data_ptr(), bytes.data(), bytes.size());
+      tensors.emplace_back(name, blob);
+    }
+  }
   std::string data;
   nlohmann::json table = nlohmann::json::array();
-  for (const auto& [name, original] : checkpoint.tensors) {
+  for (const auto& [name, original] : tensors) {
     torch::Tensor tensor = original.detach().to(torch::kCPU);
     if (tensor.is_floating_point())
       tensor = tensor.to(precision == StoredPrecision::kFloat16 ? torch::kHalf : torch::kFloat);
@@ -263,15 +319,17 @@ void save_checkpoint(const std::string& path, const Checkpoint& checkpoint,
                      {"crc32", crc(raw, bytes)}});
     data.append(raw, bytes);
   }
-  const nlohmann::json header = {{"config", config_to_json(checkpoint.config)},
-                                 {"source_vocabulary", checkpoint.source_vocabulary.tokens()},
-                                 {"target_vocabulary", checkpoint.target_vocabulary.tokens()},
-                                 {"training", training_to_json(checkpoint.training)},
-                                 {"extra", checkpoint.extra},
-                                 {"tensors", table}};
+  nlohmann::json header = {{"config", config_to_json(checkpoint.config)},
+                           {"source_vocabulary", checkpoint.source_vocabulary.tokens()},
+                           {"target_vocabulary", checkpoint.target_vocabulary.tokens()},
+                           {"training", training_to_json(checkpoint.training)},
+                           {"extra", checkpoint.extra},
+                           {"tensors", table}};
+  if (subwords) header["subwords"] = checkpoint.subwords;
   const std::string header_text = header.dump();
   std::string preamble(kMagic, kMagicBytes);
-  append_le<uint32_t>(preamble, kCheckpointVersion);
+  // A word model needs nothing of version 2: older attnscope builds keep reading it.
+  append_le<uint32_t>(preamble, subwords ? kCheckpointVersion : 1);
   append_le<uint64_t>(preamble, header_text.size());
   append_le<uint32_t>(preamble, crc(header_text.data(), header_text.size()));
 

@@ -3,11 +3,17 @@
 // and the weights:
 //
 //   "ATTNSCOPE-MODEL\n"   16 bytes, identifies the file
-//   version               u32 little-endian (kCheckpointVersion)
+//   version               u32 little-endian: 1, or 2 for a subword model (kCheckpointVersion)
 //   header_bytes          u64 little-endian
 //   header_crc32          u32 little-endian
-//   header                JSON: config, vocabularies, training, extra, tensor table
+//   header                JSON: config, vocabularies, training, extra, subwords, tensor table
 //   data                  the tensors back to back; the table gives offset, size, dtype, CRC-32
+//
+// Version 2 adds subword models: the header's "subwords" is "sentencepiece" and two uint8
+// tensors, "subwords.source" and "subwords.target", hold the serialized SentencePiece models
+// whose pieces are the vocabularies. A word model is still written as version 1, which every
+// attnscope reads; an older attnscope refuses a subword model by its version instead of reading
+// its pieces as words.
 //
 // Every length and checksum is verified before anything is used, so a damaged file gives a
 // one-line error instead of a crash. The score function's name is the one thing left to the
@@ -24,10 +30,12 @@
 
 #include "attnscope/model_info.h"
 #include "attnscope/vocabulary.h"
+#include "io/subword_model.h"
 
 namespace attnscope {
 
-constexpr uint32_t kCheckpointVersion = 1;
+constexpr uint32_t kCheckpointVersion = 2;  // the newest version this attnscope reads
+constexpr char kSentencePiece[] = "sentencepiece";
 
 enum class StoredPrecision { kFloat32, kFloat16 };
 
@@ -36,6 +44,10 @@ struct Checkpoint {
   Vocabulary source_vocabulary;
   Vocabulary target_vocabulary;
   TrainingRecord training;
+  // "" for a word model; kSentencePiece when text is split into pieces by the two models below
+  // (read from the header, so also known with header_only; the models are not loaded then).
+  std::string subwords;
+  SubwordModel source_subwords, target_subwords;
   nlohmann::json extra = nlohmann::json::object();             // e.g. the trainer's resume state
   std::vector<std::pair<std::string, torch::Tensor>> tensors;  // float tensors, or uint8 blobs
   int64_t file_bytes = 0;                                      // set by load_checkpoint
@@ -47,7 +59,8 @@ struct Checkpoint {
 void save_checkpoint(const std::string& path, const Checkpoint& checkpoint,
                      StoredPrecision precision);
 
-/// Throws std::runtime_error "model file 'path' ...: problem". header_only skips the weights.
+/// Throws std::runtime_error "model file 'path' ...: problem". header_only skips the weights
+/// and the subword models.
 Checkpoint load_checkpoint(const std::string& path, bool header_only = false);
 /// The same checks on a whole file held in memory (`name` is used in messages; the fuzzer).
 Checkpoint parse_checkpoint(const std::string& name, std::string_view bytes,

@@ -22,6 +22,10 @@ ModelInfo model_info(const Checkpoint& checkpoint, const std::string& path, int6
   info.training = checkpoint.training;
   info.parameters = parameters;
   info.file_bytes = checkpoint.file_bytes;
+  if (!checkpoint.subwords.empty()) {
+    info.subwords = checkpoint.subwords;
+    info.subword_marker = "\u2581";  // SentencePiece marks the first piece of every word
+  }
   return info;
 }
 

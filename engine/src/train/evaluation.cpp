@@ -10,7 +10,7 @@ namespace attnscope {
 
 Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
                     const std::vector<std::vector<std::string>>& references,
-                    const Vocabulary& target_vocabulary) {
+                    const Vocabulary& target_vocabulary, const std::string& subword_marker) {
   torch::NoGradGuard no_grad;
   model->eval();
   double loss_sum = 0.0;
@@ -27,9 +27,12 @@ Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
       limits.push_back(static_cast<int>(2 * pairs[i].source.size()) + 10);
     }
     const auto found = greedy_search(model, sources, limits);
-    for (size_t j = 0; j < indices.size(); ++j)
-      for (int64_t id : found[j].tokens)
-        if (id != Vocabulary::kEos) hypotheses[indices[j]].push_back(target_vocabulary.token(id));
+    for (size_t j = 0; j < indices.size(); ++j) {
+      Translation output;  // its words(), as every other BLEU of the engine reads a translation
+      output.subword_marker = subword_marker;
+      for (int64_t id : found[j].tokens) output.tokens.push_back(target_vocabulary.token(id));
+      hypotheses[indices[j]] = output.words();
+    }
   }
   Validation result;
   result.loss = loss_sum / std::max<int64_t>(1, tokens);

@@ -14,10 +14,12 @@ struct Validation {
   double bleu = 0.0;  // greedy
 };
 
-/// Teacher-forced loss and greedy-search BLEU of `model` on `pairs` against `references`.
+/// Teacher-forced loss and greedy-search BLEU of `model` on `pairs` against `references`
+/// (words). A subword model's output pieces are joined into words first, as
+/// Translation::words() joins them (`subword_marker`: "▁"; "" for a word model).
 Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
                     const std::vector<std::vector<std::string>>& references,
-                    const Vocabulary& target_vocabulary);
+                    const Vocabulary& target_vocabulary, const std::string& subword_marker);
 
 struct TestBleu {
   double greedy = 0.0;

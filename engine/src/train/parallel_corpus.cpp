@@ -34,6 +34,24 @@ TokenizedPairs read_parallel(const std::string& source_path, const std::string& 
   return pairs;
 }
 
+TokenizedPairs split_into_pieces(const TokenizedPairs& words, const SubwordModel& source,
+                                 const SubwordModel& target, int64_t max_source_tokens,
+                                 std::vector<size_t>& kept) {
+  TokenizedPairs pieces;
+  kept.clear();
+  for (size_t i = 0; i < words.source.size(); ++i) {
+    std::vector<std::string> s = source.encode(words.source[i]);
+    if (static_cast<int64_t>(s.size()) > max_source_tokens) {
+      ++pieces.skipped;
+      continue;
+    }
+    pieces.source.push_back(std::move(s));
+    pieces.target.push_back(target.encode(words.target[i]));
+    kept.push_back(i);
+  }
+  return pieces;
+}
+
 std::vector<IdPair> to_ids(const TokenizedPairs& pairs, const Vocabulary& source_vocabulary,
                            const Vocabulary& target_vocabulary) {
   std::vector<IdPair> ids(pairs.source.size());

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "attnscope/vocabulary.h"
+#include "io/subword_model.h"
 
 namespace attnscope {
 
@@ -18,6 +19,13 @@ struct TokenizedPairs {
 /// Reads two line-aligned files; throws std::invalid_argument when their line counts differ.
 TokenizedPairs read_parallel(const std::string& source_path, const std::string& target_path,
                              int64_t max_source_tokens);
+
+/// A subword model's corpus: every pair split into pieces by the two models. Pairs whose source
+/// needs more than `max_source_tokens` pieces are dropped (counted in `skipped`); `kept` gets the
+/// indices of the pairs kept.
+TokenizedPairs split_into_pieces(const TokenizedPairs& words, const SubwordModel& source,
+                                 const SubwordModel& target, int64_t max_source_tokens,
+                                 std::vector<size_t>& kept);
 
 struct IdPair {
   std::vector<int64_t> source;  // words then kEos

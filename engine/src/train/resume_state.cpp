@@ -38,6 +38,7 @@ const std::vector<std::pair<const char*, const char*>>& labels() {
       {"training_corpus", "training corpus"},
       {"validation_corpus", "validation corpus"},
       {"min_frequency", "minimum word frequency"},
+      {"subwords", "subword pieces"},
       {"batch_size", "batch size"},
       {"learning_rate", "learning rate"},
       {"label_smoothing", "label smoothing"},
@@ -82,7 +83,9 @@ nlohmann::json training_settings(const TrainOptions& o, const TokenizedPairs& tr
   nlohmann::json settings = model_settings(o.model);
   settings["training_corpus"] = fingerprint(training);
   settings["validation_corpus"] = fingerprint(validation);
-  settings["min_frequency"] = o.min_frequency;
+  // A subword model's vocabulary is its pieces: the word frequency changes nothing.
+  if (o.subwords == 0) settings["min_frequency"] = o.min_frequency;
+  settings["subwords"] = o.subwords;
   settings["batch_size"] = o.batch_size;
   settings["learning_rate"] = o.learning_rate;
   settings["label_smoothing"] = o.label_smoothing;
@@ -93,10 +96,13 @@ nlohmann::json training_settings(const TrainOptions& o, const TokenizedPairs& tr
 
 std::vector<std::string> settings_differences(const nlohmann::json& stored,
                                               const nlohmann::json& now) {
+  // Every state written before subword models existed is a word model's.
+  nlohmann::json old = stored;
+  if (!old.contains("subwords")) old["subwords"] = 0;
   std::vector<std::string> differences;
   for (const auto& [key, label] : labels()) {
-    if (!stored.contains(key) || !now.contains(key) || stored.at(key) == now.at(key)) continue;
-    differences.push_back(std::string(label) + ": " + stored.at(key).dump() + " in the state, " +
+    if (!old.contains(key) || !now.contains(key) || old.at(key) == now.at(key)) continue;
+    differences.push_back(std::string(label) + ": " + old.at(key).dump() + " in the state, " +
                           now.at(key).dump() + " now");
   }
   return differences;

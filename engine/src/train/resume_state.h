@@ -38,7 +38,8 @@ nlohmann::json training_settings(const TrainOptions& options, const TokenizedPai
 
 /// One line per setting that differs ("score function: 'dot' in the state, 'additive' now").
 /// Settings missing on either side are compared only where both have them, so state files
-/// written before settings were recorded still resume (their model shape is still compared).
+/// written before settings were recorded still resume (their model shape is still compared); a
+/// state without "subwords" is a word model's (0).
 std::vector<std::string> settings_differences(const nlohmann::json& stored,
                                               const nlohmann::json& now);
 

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <numeric>
@@ -29,6 +30,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int64_t kMaxTrainDimension = 4096;
+// Below ~100 pieces a corpus's characters alone fill the vocabulary; above 64000 a vocabulary
+// is larger than any corpus this trains on needs (and the output layer the largest cost).
+constexpr int kMinSubwords = 100, kMaxSubwords = 64000;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -60,6 +64,10 @@ void validate_options(const TrainOptions& o) {
   if (o.batch_size < 1) ATTNSCOPE_THROW_SETTING("batch_size", "the batch size must be at least 1");
   if (o.min_frequency < 1)
     ATTNSCOPE_THROW_SETTING("min_frequency", "the minimum word frequency must be at least 1");
+  if (o.subwords != 0 && (o.subwords < kMinSubwords || o.subwords > kMaxSubwords))
+    ATTNSCOPE_THROW_SETTING("subwords", "the number of subword pieces must be between ",
+                            kMinSubwords, " and ", kMaxSubwords, " (or 0 for words), not ",
+                            o.subwords);
   // The upper bound keeps a typo (a hidden size of 100000) from allocating tens of gigabytes.
   if (o.model.embedding < 1 || o.model.embedding > kMaxTrainDimension)
     ATTNSCOPE_THROW_SETTING("model.embedding", "the embedding size must be between 1 and ",
@@ -114,9 +122,29 @@ class Trainer {
         notify(observer_, "no training state '" + state_path + "' yet: starting afresh");
       start(train_text);
     }
-    train_pairs_ = to_ids(train_text, source_vocabulary_, target_vocabulary_);
-    valid_pairs_ = to_ids(valid_text, source_vocabulary_, target_vocabulary_);
-    valid_references_ = valid_text.target;
+    if (subwords()) {
+      // The model reads and writes pieces; validation BLEU still compares words.
+      std::vector<size_t> kept;
+      const TokenizedPairs train_pieces =
+          split_into_pieces(train_text, source_subwords_, target_subwords_, max_words, kept);
+      if (train_pieces.source.empty())
+        ATTNSCOPE_THROW_INVALID_ARGUMENT("every sentence of '", options_.source_path,
+                                         "' has more than ", max_words, " subword pieces");
+      if (train_pieces.skipped > 0)
+        notify(observer_, error_message("skipped ", train_pieces.skipped, " training pairs over ",
+                                        max_words, " source pieces"));
+      notify(observer_, "per sentence: " + per_sentence(train_pieces, "pieces") + " (" +
+                            per_sentence(train_text, "words") + ")");
+      train_pairs_ = to_ids(train_pieces, source_vocabulary_, target_vocabulary_);
+      const TokenizedPairs valid_pieces =
+          split_into_pieces(valid_text, source_subwords_, target_subwords_, max_words, kept);
+      valid_pairs_ = to_ids(valid_pieces, source_vocabulary_, target_vocabulary_);
+      for (size_t i : kept) valid_references_.push_back(valid_text.target[i]);
+    } else {
+      train_pairs_ = to_ids(train_text, source_vocabulary_, target_vocabulary_);
+      valid_pairs_ = to_ids(valid_text, source_vocabulary_, target_vocabulary_);
+      valid_references_ = valid_text.target;
+    }
     record_.corpus =
         error_message(std::filesystem::path(options_.source_path).filename().string(), " + ",
                       std::filesystem::path(options_.target_path).filename().string(), " (",
@@ -129,9 +157,29 @@ class Trainer {
   }
 
  private:
+  bool subwords() const { return options_.subwords > 0; }
+
+  // "13.4 en / 13.7 de pieces": the mean length of a corpus's sentences on each side.
+  std::string per_sentence(const TokenizedPairs& pairs, const char* unit) const {
+    auto mean = [](const std::vector<std::vector<std::string>>& sentences) {
+      double tokens = 0;
+      for (const auto& s : sentences) tokens += static_cast<double>(s.size());
+      return tokens / static_cast<double>(std::max<size_t>(1, sentences.size()));
+    };
+    char text[96];
+    std::snprintf(text, sizeof text, "%.1f %s / %.1f %s %s", mean(pairs.source),
+                  options_.model.source_language.c_str(), mean(pairs.target),
+                  options_.model.target_language.c_str(), unit);
+    return text;
+  }
+
   void start(const TokenizedPairs& train_text) {
-    source_vocabulary_ = Vocabulary::build(train_text.source, options_.min_frequency);
-    target_vocabulary_ = Vocabulary::build(train_text.target, options_.min_frequency);
+    if (subwords()) {
+      learn_subwords(train_text);
+    } else {
+      source_vocabulary_ = Vocabulary::build(train_text.source, options_.min_frequency);
+      target_vocabulary_ = Vocabulary::build(train_text.target, options_.min_frequency);
+    }
     config_ = options_.model;
     config_.source_vocab = source_vocabulary_.size();
     config_.target_vocab = target_vocabulary_.size();
@@ -139,6 +187,31 @@ class Trainer {
     optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
                                              torch::optim::AdamOptions(options_.learning_rate));
     state_.learning_rate = options_.learning_rate;
+  }
+
+  // One SentencePiece model per language: the two sides have embedding tables of their own,
+  // and a joint model would spend target pieces, and so the output layer, on the other language.
+  void learn_subwords(const TokenizedPairs& train_text) {
+    const auto start = Clock::now();
+    auto learn = [&](const std::vector<std::vector<std::string>>& sentences,
+                     const std::string& path) {
+      try {
+        return SubwordModel::learn(sentences, options_.subwords);
+      } catch (const std::invalid_argument& e) {
+        ATTNSCOPE_THROW_SETTING("subwords", "cannot learn ", options_.subwords,
+                                " subword pieces from '", path, "': ", e.what());
+      }
+    };
+    source_subwords_ = learn(train_text.source, options_.source_path);
+    target_subwords_ = learn(train_text.target, options_.target_path);
+    source_vocabulary_ = Vocabulary::from_tokens(source_subwords_.pieces());
+    target_vocabulary_ = Vocabulary::from_tokens(target_subwords_.pieces());
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", seconds_since(start));
+    notify(observer_,
+           error_message("learned ", source_vocabulary_.size(), " ", options_.model.source_language,
+                         " and ", target_vocabulary_.size(), " ", options_.model.target_language,
+                         " subword pieces (SentencePiece BPE) in ", seconds, " s"));
   }
 
   void restore(const std::string& state_path) {
@@ -160,6 +233,10 @@ class Trainer {
     config_ = checkpoint.config;
     source_vocabulary_ = checkpoint.source_vocabulary;
     target_vocabulary_ = checkpoint.target_vocabulary;
+    source_subwords_ = checkpoint.source_subwords;
+    target_subwords_ = checkpoint.target_subwords;
+    if (subwords() && source_subwords_.empty())  // settings that say so, in a crafted file
+      ATTNSCOPE_THROW_RUNTIME_ERROR("'", state_path, "' holds no subword models");
     model_ = Seq2Seq(config_);
     load_parameters(*model_, checkpoint, state_path);
     optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
@@ -183,7 +260,7 @@ class Trainer {
       const auto start = Clock::now();
       const double train_loss = train_epoch(epoch, batches);
       const Validation validation =
-          validate(model_, valid_pairs_, valid_references_, target_vocabulary_);
+          validate(model_, valid_pairs_, valid_references_, target_vocabulary_, subword_marker());
       // A diverged model can still score some BLEU; it must not replace the best one.
       if (!std::isfinite(validation.loss))
         ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the validation loss is ",
@@ -267,8 +344,15 @@ class Trainer {
     c.target_vocabulary = target_vocabulary_;
     c.training = record_;
     c.tensors = parameter_tensors(*model_);
+    if (subwords()) {
+      c.subwords = kSentencePiece;
+      c.source_subwords = source_subwords_;
+      c.target_subwords = target_subwords_;
+    }
     return c;
   }
+
+  std::string subword_marker() const { return subwords() ? "\u2581" : ""; }
 
   // The model file keeps half precision: the shipped models must fit the size budget together.
   void save_model(const std::string& path) const {
@@ -302,6 +386,7 @@ class Trainer {
   nlohmann::json settings_;  // this run's settings, recorded in its state file
   ModelConfig config_;
   Vocabulary source_vocabulary_, target_vocabulary_;
+  SubwordModel source_subwords_, target_subwords_;  // subword models only
   Seq2Seq model_{nullptr};
   std::unique_ptr<FusedAdam> optimizer_;
   ResumeState state_;

@@ -1,0 +1,136 @@
+// QtTest (offscreen) of the window on one of attnscope's own subword models (SentencePiece
+// pieces, trained by the test): the heatmap shows words by default and pieces on request, the
+// step panel offers pieces and forcing one works, and the model info says what the model reads.
+#include <attnscope/text.h>
+#include <attnscope/translator.h>
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "attention_view_controls.h"
+#include "candidates_view.h"
+#include "decoding_controller.h"
+#include "engine/test_models.h"
+#include "heatmap_plot.h"
+#include "history_line_edit.h"
+#include "main_window.h"
+#include "model_info_text.h"
+#include "step_panel.h"
+
+using namespace attnscope::ui;
+
+class SubwordModelViewTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase();
+  void init();
+  void cleanup();
+  void theHeatmapShowsWordsThenPieces();
+  void theStepPanelForcesAPiece();
+  void modelInfoSaysItIsASubwordModel();
+
+ private:
+  void typeAndTranslate(const QString& sentence);
+
+  QTemporaryDir models_;
+  std::string path_;
+  std::unique_ptr<MainWindow> window_;
+};
+
+const QString kSentence = QStringLiteral("Kalomi nerutavi so.");
+
+void SubwordModelViewTest::initTestCase() {
+  QVERIFY(models_.isValid());
+  path_ = attnscope::testing::subword_model();
+  const QString words = QString::fromStdString(attnscope::testing::random_model_file("additive"));
+  QVERIFY(QFile::copy(words, models_.filePath("additive.attnmodel")));
+  qputenv("ATTNSCOPE_MODEL_DIR", models_.path().toUtf8());
+  QStandardPaths::setTestModeEnabled(true);
+}
+
+void SubwordModelViewTest::init() {
+  window_ = std::make_unique<MainWindow>();
+  window_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  QTRY_COMPARE(window_->modelBox()->currentText(), QString("additive"));
+  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
+  window_->openModelFile(QString::fromStdString(path_));
+  QVERIFY(opened.wait(10000));
+}
+
+void SubwordModelViewTest::cleanup() { window_.reset(); }
+
+void SubwordModelViewTest::typeAndTranslate(const QString& sentence) {
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  window_->sourceEdit()->setText(sentence);
+  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
+  QVERIFY(updated.wait(10000));
+  QVERIFY(QTest::qWaitFor([&] { return !window_->controller()->busy(); }, 20000));
+}
+
+void SubwordModelViewTest::theHeatmapShowsWordsThenPieces() {
+  typeAndTranslate(kSentence);
+  const attnscope::Translation expected =
+      attnscope::Translator(path_).translate(kSentence.toStdString());
+  AttentionViewControls* controls = window_->viewControls();
+  QVERIFY(controls->isVisible());
+  QVERIFY(controls->wordsBox()->isVisible());
+  QVERIFY(controls->wordsBox()->isChecked());
+  const AttentionMatrix words = window_->heatmap()->matrix();
+  QCOMPARE(words.title, QString("words"));
+  QCOMPARE(words.sourceTokens, QStringList({"kalomi", "nerutavi", "so", ".", "</s>"}));
+  for (const auto& row : words.weights) {
+    double sum = 0;
+    for (double w : row) sum += w;
+    QVERIFY(qAbs(sum - 1.0) < 1e-5);
+  }
+  QStringList expectedWords;
+  for (const auto& w : expected.words()) expectedWords << QString::fromStdString(w);
+  if (expected.tokens.back() == "</s>") expectedWords << "</s>";  // finished within its limit
+  QCOMPARE(words.targetTokens, expectedWords);
+
+  controls->wordsBox()->setChecked(false);
+  const AttentionMatrix pieces = window_->heatmap()->matrix();
+  QCOMPARE(pieces.title, QString("pieces"));
+  QStringList sourcePieces;
+  for (const auto& p : expected.source.tokens) sourcePieces << QString::fromStdString(p);
+  QCOMPARE(pieces.sourceTokens, sourcePieces);
+  QVERIFY(pieces.sourceTokens.size() > words.sourceTokens.size());  // some word was split
+  QCOMPARE(pieces.rows(), static_cast<int>(expected.tokens.size()));
+  controls->wordsBox()->setChecked(true);
+}
+
+void SubwordModelViewTest::theStepPanelForcesAPiece() {
+  typeAndTranslate(kSentence);
+  Q_EMIT window_->heatmap()->rowClicked(0);
+  const int step = window_->controller()->shownRow();
+  CandidatesView* candidates = window_->stepPanel()->candidates();
+  QVERIFY(candidates->count() >= 2);
+  const QString alternative = candidates->item(1)->data(Qt::UserRole).toString();
+  const attnscope::Translator translator(path_);
+  QVERIFY(translator.start("x")->force(alternative.toStdString()).token ==
+          alternative.toStdString());  // a piece of the vocabulary, as shown
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  QTest::mouseClick(candidates->viewport(), Qt::LeftButton, {},
+                    candidates->visualItemRect(candidates->item(1)).center());
+  QVERIFY(updated.wait(5000));
+  QTRY_VERIFY(!window_->controller()->busy());
+  const auto& steps = window_->controller()->snapshot()->steps;
+  QVERIFY(static_cast<int>(steps.size()) > step);
+  QCOMPARE(QString::fromStdString(steps[step].token), alternative);
+  QVERIFY(steps[step].forced);
+}
+
+void SubwordModelViewTest::modelInfoSaysItIsASubwordModel() {
+  typeAndTranslate(kSentence);  // the model is loaded and its info known
+  const QString info = modelInfoText(*window_);
+  QVERIFY2(info.contains("vocabularies 100 / 100 SentencePiece pieces (a subword model)"),
+           qPrintable(info));
+}
+
+QTEST_MAIN(SubwordModelViewTest)
+#include "subword_model_view_test.moc"
