@@ -3,9 +3,36 @@
 #include <attnscope/word_view.h>
 
 #include <QObject>
+#include <algorithm>
 #include <stdexcept>
 
+#include "copied_words.h"
+
 namespace attnscope::ui {
+
+namespace {
+
+// Marks the rows of copied words and the columns they were copied from; `sourceGroups`: the
+// source pieces of each column in word view, empty when every column is one token.
+void markCopies(AttentionMatrix& m, const Translation& t,
+                const std::vector<std::vector<int>>& sourceGroups) {
+  if (t.copied.empty()) return;
+  m.copiedFrom.fill(-1, m.rows());
+  for (int r = 0; r < m.rows(); ++r) m.copyNotes << QString();
+  for (const CopiedWord& copy : t.copied) {
+    const int row = m.rowOf(copy.target);
+    if (row < 0 || row >= m.rows()) continue;
+    int column = copy.source;
+    for (size_t w = 0; w < sourceGroups.size(); ++w)
+      if (std::find(sourceGroups[w].begin(), sourceGroups[w].end(), copy.source) !=
+          sourceGroups[w].end())
+        column = static_cast<int>(w);
+    m.copiedFrom[row] = column;
+    m.copyNotes[row] = copyNote(t, copy);
+  }
+}
+
+}  // namespace
 
 AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
                                                  const QString& title, const AttentionView& view) {
@@ -18,6 +45,7 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
     for (bool unknown : translation.source.unknown) m.unknownSource << unknown;
     for (const auto& token : translation.tokens) m.targetTokens << QString::fromStdString(token);
     for (const auto& row : rows) m.weights << QVector<double>(row.begin(), row.end());
+    markCopies(m, translation, {});
     return m;
   }
   const WordView words = word_view(translation.source.tokens, translation.tokens, rows,
@@ -34,6 +62,7 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
   m.rowOfStep.resize(static_cast<int>(translation.tokens.size()));
   for (size_t w = 0; w < words.target_groups.size(); ++w)
     for (int piece : words.target_groups[w]) m.rowOfStep[piece] = static_cast<int>(w);
+  markCopies(m, translation, words.source_groups);
   return m;
 }
 
@@ -57,6 +86,8 @@ AttentionMatrix AttentionMatrix::difference(const AttentionMatrix& a, const Atte
     throw std::invalid_argument("a difference needs two heatmaps with the same tokens");
   AttentionMatrix d = a;
   d.title = a.title + QString::fromUtf8(" − ") + b.title;
+  d.copiedFrom.clear();  // a's copies say nothing about the difference of two attentions
+  d.copyNotes.clear();
   for (int r = 0; r < d.rows(); ++r)
     for (int c = 0; c < d.columns(); ++c) d.weights[r][c] = a.weights[r][c] - b.weights[r][c];
   return d;

@@ -26,6 +26,11 @@ struct AttentionMatrix {
   // Word view of a subword model: the row that shows each decoded step (piece); empty when
   // every step is its own row.
   QVector<int> rowOfStep;
+  // Per row: the column a copied word came from (an "<unk>" replaced through attention), or −1;
+  // and its note for tooltips ("copied from source word 'x' (attention 0.71)"). Both empty
+  // when nothing was copied.
+  QVector<int> copiedFrom;
+  QStringList copyNotes;
 
   int rows() const { return static_cast<int>(weights.size()); }
   int columns() const { return static_cast<int>(sourceTokens.size()); }
@@ -33,6 +38,10 @@ struct AttentionMatrix {
   bool isPossibleLink(int row, int column) const {
     return row < possibleLinks.size() && column < possibleLinks[row].size() &&
            possibleLinks[row][column];
+  }
+
+  bool isCopied(int row) const {
+    return row >= 0 && row < copiedFrom.size() && copiedFrom[row] >= 0;
   }
 
   /// The row showing step `step` (−1 stays −1).

@@ -79,6 +79,9 @@ void EngineWorker::publishSession(quint64 generation) {
   if (!session_) return;
   SessionSnapshot snapshot{sessionKey_, session_->translation(), session_->steps(),
                            session_->finished(), sessionLength_};
+  // The session keeps "<unk>" (its steps are what the model emits); copying is applied here, so
+  // switching it needs no new session.
+  if (unknownWords_ == UnknownWords::kCopy) copy_unknown_words(snapshot.translation);
   Q_EMIT sessionChanged(generation, snapshot);
 }
 
@@ -96,7 +99,7 @@ void EngineWorker::showSession(quint64 generation, const SessionRequest& request
       const Translator& model = translator(request.modelKey);
       session_.reset();  // before sessionTranslator_ lets go of the model it decodes with
       sessionTranslator_ = translators_.value(request.modelKey);
-      session_ = model.start(request.sentence.toStdString(), kTopK);
+      session_ = model.start(request.sentence.toStdString(), kTopK, UnknownWords::kKeep);
       sessionNumber_ = request.session;
       sessionKey_ = request.modelKey;
       sessionForced_.clear();
@@ -141,6 +144,7 @@ void EngineWorker::translateBeam(quint64 generation, const QString& key, const Q
   const bool ok = guarded([&] {
     TranslationOptions options;
     options.beam_size = beam;
+    options.unknown_words = unknownWords_;
     const auto nbest = translator(key).translate_nbest(sentence.toStdString(), options);
     if (!obsolete(generation))
       Q_EMIT beamReady(generation, QList<Translation>(nbest.begin(), nbest.end()));
@@ -154,18 +158,24 @@ void EngineWorker::compare(quint64 generation, const QStringList& keys, const QS
   if (obsolete(generation, kCompare)) return;
   guarded([&] {
     const std::string source = sentence.toStdString();
+    TranslationOptions decoding;
+    decoding.unknown_words = unknownWords_;
     std::string common;
     if (target.kind == CompareTarget::Kind::Reference) common = target.text.toStdString();
+    // A common target keeps "<unk>" in every heatmap: copying would put each model's own
+    // source word there, and the plots would no longer share their rows. (The common target
+    // itself is always copied, so its words read as one unknown token each, never as the three
+    // tokens "< unk >".)
     if (target.kind == CompareTarget::Kind::ModelOutput)
-      common = translator(target.modelKey).translate(source).text();
+      common = translator(target.modelKey).translate(source).text();  // copied, whatever the view
     CompareResult result;
     result.keys = keys;
     for (int i = 0; i < keys.size(); ++i) {
       if (obsolete(generation, kCompare)) return;  // cancelled, or a newer request is queued
       const Translator& model = translator(keys[i]);
       const Translation t = target.kind == CompareTarget::Kind::OwnTranslations
-                                ? model.translate(source)
-                                : model.force_decode(source, common);
+                                ? model.translate(source, decoding)
+                                : model.force_decode(source, common, UnknownWords::kKeep);
       result.matrices << AttentionMatrix::fromTranslation(t, keys[i]);
       result.translations << QString::fromStdString(t.text());
       Q_EMIT compareProgress(generation, i + 1, keys.size());

@@ -78,6 +78,8 @@ class EngineWorker : public QObject {
   void readModelFile(const QString& path);
   void registerModel(const QString& key, const QString& path);
   void loadModel(const QString& key);
+  /// Whether later results copy unknown words from the source (the default) or keep "<unk>".
+  void setUnknownWords(attnscope::UnknownWords unknownWords) { unknownWords_ = unknownWords; }
   void showSession(quint64 generation, const SessionRequest& request);
   void translateBeam(quint64 generation, const QString& key, const QString& sentence, int beam);
   void compare(quint64 generation, const QStringList& keys, const QString& sentence,
@@ -116,6 +118,7 @@ class EngineWorker : public QObject {
   QMap<int, QString> sessionForced_;  // the forced steps session_ holds now
   int sessionLength_ = -1;            // steps to the end of the path sessionForced_ leads on
   std::atomic<quint64> latest_[2] = {0, 0};
+  UnknownWords unknownWords_ = UnknownWords::kCopy;
 };
 
 }  // namespace attnscope::ui

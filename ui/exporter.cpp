@@ -142,11 +142,17 @@ QByteArray matricesToJson(const QList<AttentionMatrix>& matrices) {
       rows.append(values);
     }
     for (bool u : m.unknownSource) unknown.append(u);
-    heatmaps.append(QJsonObject{{"model", m.title},
-                                {"source_tokens", QJsonArray::fromStringList(m.sourceTokens)},
-                                {"unknown_source", unknown},
-                                {"target_tokens", QJsonArray::fromStringList(m.targetTokens)},
-                                {"attention", rows}});
+    QJsonObject heatmap{{"model", m.title},
+                        {"source_tokens", QJsonArray::fromStringList(m.sourceTokens)},
+                        {"unknown_source", unknown},
+                        {"target_tokens", QJsonArray::fromStringList(m.targetTokens)},
+                        {"attention", rows}};
+    if (!m.copiedFrom.isEmpty()) {  // per row: the column a copied word came from, or -1
+      QJsonArray copied;
+      for (int column : m.copiedFrom) copied.append(column);
+      heatmap.insert(QStringLiteral("copied_from"), copied);
+    }
+    heatmaps.append(heatmap);
   }
   const QJsonObject root =
       matrices.size() == 1 ? heatmaps.first().toObject() : QJsonObject{{"heatmaps", heatmaps}};

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "colormaps.h"
+#include "copied_words.h"
 
 namespace attnscope::ui {
 namespace {
@@ -122,6 +123,7 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   placeholder_->setVisible(columns == 0);
   rebuildTicks();
   rebuildValueLabels();
+  rebuildCopyFrames();
   if (currentRow_ >= rows) currentRow_ = rows - 1;
   setCurrentRow(currentRow_);
   cellFrame_->setVisible(false);
@@ -138,7 +140,10 @@ void HeatmapPlot::rebuildTicks() {
     // An unknown word is marked so it is not mistaken for a word the model knows.
     xTicker->addTick(c, unknown ? matrix_.sourceTokens[c] + " (?)" : matrix_.sourceTokens[c]);
   }
-  for (int r = 0; r < matrix_.rows(); ++r) yTicker->addTick(r, matrix_.targetTokens[r]);
+  // A copied word is marked so it is not mistaken for a word the model produced.
+  for (int r = 0; r < matrix_.rows(); ++r)
+    yTicker->addTick(r, matrix_.isCopied(r) ? tr("%1 (copied)").arg(matrix_.targetTokens[r])
+                                            : matrix_.targetTokens[r]);
   // Long sentences get smaller labels; zooming (wheel) brings them back to reading size.
   const int longest = std::max(matrix_.columns(), matrix_.rows());
   QFont font = this->font();
@@ -167,6 +172,20 @@ void HeatmapPlot::rebuildValueLabels() {
       label->setClipToAxisRect(true);
       valueLabels_ << label;
     }
+}
+
+void HeatmapPlot::rebuildCopyFrames() {
+  for (QCPItemRect* frame : copyFrames_) removeItem(frame);
+  copyFrames_.clear();
+  for (int r = 0; r < matrix_.rows(); ++r) {
+    if (!matrix_.isCopied(r) || matrix_.copiedFrom[r] >= matrix_.columns()) continue;
+    auto* frame = new QCPItemRect(this);
+    frame->setPen(QPen(QColor(QLatin1String(kCopiedColour)), 2.0, Qt::DashLine));
+    frame->setBrush(Qt::NoBrush);
+    frame->setClipToAxisRect(true);
+    placeFrame(frame, r, matrix_.copiedFrom[r], matrix_.copiedFrom[r]);
+    copyFrames_ << frame;
+  }
 }
 
 void HeatmapPlot::placeFrame(QCPItemRect* frame, int row, int firstColumn, int lastColumn) {
@@ -226,6 +245,7 @@ void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
                     .arg(source, matrix_.targetTokens[row])
                     .arg(matrix_.weights[row][column], 0, 'f', 4);
   if (matrix_.isPossibleLink(row, column)) tip += tr(" (possible link, drawn at half weight)");
+  if (matrix_.isCopied(row)) tip += QLatin1Char('\n') + matrix_.copyNotes[row];
   QToolTip::showText(event->globalPosition().toPoint(), tip, this);
   Q_EMIT cellHovered(row, column);
 }

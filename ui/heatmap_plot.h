@@ -50,6 +50,7 @@ class HeatmapPlot : public QCustomPlot {
   void applyPalette();
   void rebuildTicks();
   void rebuildValueLabels();
+  void rebuildCopyFrames();
   void placeFrame(QCPItemRect* frame, int row, int firstColumn, int lastColumn);
 
   AttentionMatrix matrix_;
@@ -60,6 +61,7 @@ class HeatmapPlot : public QCustomPlot {
   QCPItemText* placeholder_ = nullptr;
   QCPTextElement* title_ = nullptr;
   QList<QCPItemText*> valueLabels_;
+  QList<QCPItemRect*> copyFrames_;  // around the cells copied words came from
   bool showValues_ = false;
   bool fixedRange_ = false;
   int currentRow_ = -1;

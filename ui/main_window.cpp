@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCursor>
 #include <QDragEnterEvent>
 #include <QFile>
 #include <QFileDialog>
@@ -27,6 +28,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -34,6 +36,7 @@
 #include "attention_view_controls.h"
 #include "colormaps.h"
 #include "compare_view.h"
+#include "copied_words.h"
 #include "decoding_controller.h"
 #include "export_size_dialog.h"
 #include "heads_view.h"
@@ -141,7 +144,16 @@ void MainWindow::createWidgets() {
   beamList_->setToolTip(tr("The final beam, best first: choose one to see its heatmap"));
   output_ = new QLabel(this);
   output_->setWordWrap(true);
-  output_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  output_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+  output_->setTextFormat(Qt::RichText);
+  // Copied words are links only to say where they came from when the mouse is on them.
+  connect(output_, &QLabel::linkHovered, this, [this](const QString& link) {
+    const QString note = copyNoteOfLink(shown_, link);
+    if (note.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(QCursor::pos(), note, output_);
+  });
   QFont big = output_->font();
   big.setPointSizeF(big.pointSizeF() * 1.25);
   output_->setFont(big);
@@ -290,6 +302,18 @@ void MainWindow::createActions() {
                   [this] { heatmap_->resetView(); });
   view->addAction(tr("&Compare all score functions"), QKeySequence(tr("Ctrl+K")), this,
                   [this] { showCompare(static_cast<Tab>(tabs_->currentIndex()) != Tab::Compare); });
+  view->addSeparator();
+  copyUnknown_ = view->addAction(tr("Copy &unknown words from the source"));
+  copyUnknown_->setCheckable(true);
+  copyUnknown_->setChecked(true);
+  copyUnknown_->setToolTip(
+      tr("Replace each <unk> the model emits by the source word its attention weighs most"));
+  connect(copyUnknown_, &QAction::toggled, this, [this](bool copy) {
+    post([w = worker_, copy] {
+      w->setUnknownWords(copy ? UnknownWords::kCopy : UnknownWords::kKeep);
+    });
+    if (!source_->text().trimmed().isEmpty()) translate();
+  });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Model info"), QKeySequence(tr("Ctrl+I")), this, [this] {
     const auto it = infos_.find(currentKey());
@@ -448,7 +472,7 @@ void MainWindow::showSnapshot() {
   heatmap_->setReservedRows(
       snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
   drawTranslation(snapshot.translation, snapshot.modelKey);
-  QString text = QString::fromStdString(snapshot.translation.text()).toHtmlEscaped();
+  QString text = translationHtml(snapshot.translation);
   if (!snapshot.finished) text += QStringLiteral(" <span style='color:gray'>…</span>");
   if (snapshot.translation.source.truncated)
     text += tr("<br><i>The sentence has %1 words; the model reads the first %2.</i>")
@@ -460,6 +484,10 @@ void MainWindow::showSnapshot() {
       unknown << QString::fromStdString(w);
     text += tr("<br><i>Unknown words (read as &lt;unk&gt;): %1</i>")
                 .arg(unknown.join(", ").toHtmlEscaped());
+    if (!snapshot.translation.copied.empty())
+      text += tr("<br><i>Where the model wrote &lt;unk&gt;, the source word its attention weighs "
+                 "most is copied (<span style='color:%1'>blue</span>, framed in the heatmap)</i>")
+                  .arg(QLatin1String(kCopiedColour));
   }
   output_->setText(text);
   showSelectedStep();
@@ -532,7 +560,7 @@ void MainWindow::showHypothesis(int index) {
   drawTranslation(t, currentKey());
   heatmap_->setCurrentRow(-1);
   output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
-                       .arg(QString::fromStdString(t.text()).toHtmlEscaped())
+                       .arg(translationHtml(t))
                        .arg(beamHypotheses_.size())
                        .arg(index + 1)
                        .arg(t.score, 0, 'f', 3));
@@ -741,6 +769,7 @@ void MainWindow::restoreSettings() {
       settings.value(QStringLiteral("colormap"), QStringLiteral("viridis")).toString());
   applyColormap(colormaps_->currentText());
   values_->setChecked(settings.value(QStringLiteral("showValues"), false).toBool());
+  copyUnknown_->setChecked(settings.value(QStringLiteral("copyUnknownWords"), true).toBool());
   source_->setHistory(settings.value(QStringLiteral("history")).toStringList());
 }
 
@@ -756,6 +785,7 @@ void MainWindow::saveSettings() {
     settings.setValue(QStringLiteral("score"), currentKey());
   settings.setValue(QStringLiteral("colormap"), colormaps_->currentText());
   settings.setValue(QStringLiteral("showValues"), values_->isChecked());
+  settings.setValue(QStringLiteral("copyUnknownWords"), copyUnknown_->isChecked());
   settings.setValue(QStringLiteral("history"), source_->history());
 }
 

@@ -61,6 +61,7 @@ class MainWindow : public QMainWindow {
   QComboBox* modelBox() const { return models_; }
   QListWidget* beamList() const { return beamList_; }
   QLabel* outputLabel() const { return output_; }
+  QAction* copyUnknownAction() const { return copyUnknown_; }
   DecodingController* controller() const { return controller_; }
 
  Q_SIGNALS:
@@ -134,6 +135,7 @@ class MainWindow : public QMainWindow {
   StepPanel* stepPanel_ = nullptr;
   QListWidget* beamList_ = nullptr;
   QLabel* output_ = nullptr;
+  QAction* copyUnknown_ = nullptr;
   QLabel* modelStatus_ = nullptr;
   CompareView* compare_ = nullptr;
   HeadsView* heads_ = nullptr;

@@ -1,5 +1,7 @@
 #pragma once
 // Each attnscope-cli subcommand registers its options and its action on a CLI11 subcommand.
+#include <attnscope/translation.h>
+
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <map>
@@ -30,6 +32,9 @@ struct ModelChoice {
 /// into "--epochs: the number of epochs must be at least 1".
 using FlagNames = std::map<std::string, std::string>;
 int run_with_flags(const FlagNames& flags, const Action& action);
+
+/// --unk copy|keep: what becomes of "<unk>" in translations (default copy).
+void add_unknown_words_option(CLI::App& command, UnknownWords& unknown_words);
 
 /// --threads N on a subcommand (default: every core) and applying it.
 void add_threads_option(CLI::App& command, int& threads);

@@ -27,6 +27,18 @@ int run_with_flags(const FlagNames& flags, const Action& action) {
   }
 }
 
+void add_unknown_words_option(CLI::App& command, UnknownWords& unknown_words) {
+  command
+      .add_option_function<std::string>(
+          "--unk",
+          [&unknown_words](const std::string& value) {
+            unknown_words = value == "keep" ? UnknownWords::kKeep : UnknownWords::kCopy;
+          },
+          "copy: replace <unk> by the source word its attention weighs most; keep: leave <unk> "
+          "(default copy)")
+      ->check(CLI::IsMember({"copy", "keep"}));
+}
+
 void add_threads_option(CLI::App& command, int& threads) {
   // Bounded: torch would try to start a million threads for --threads 1000000 and never return.
   command.add_option("--threads", threads, "CPU threads (default: every core)")

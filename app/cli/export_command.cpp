@@ -33,6 +33,7 @@ struct ExportCommand {
   std::string reference;
   int width = 0, height = 0;
   int threads = 0;
+  UnknownWords unknown_words = UnknownWords::kCopy;
   int layer = 0;     // 1-based; 0: the last
   std::string head;  // a 1-based number, "mean" or "all"; empty: "mean"
   std::vector<std::string> sentence;
@@ -156,8 +157,11 @@ int run(const ExportCommand& c) {
   for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
   for (const auto& [title, path] : models) {
     const Translator translator(path);
-    const Translation t = c.reference.empty() ? translator.translate(sentence)
-                                              : translator.force_decode(sentence, c.reference);
+    TranslationOptions decoding;
+    decoding.unknown_words = c.unknown_words;
+    const Translation t = c.reference.empty()
+                              ? translator.translate(sentence, decoding)
+                              : translator.force_decode(sentence, c.reference, c.unknown_words);
     for (const View& view : views_of(t, c, title)) {
       Translation shown = t;
       shown.attention = t.attention_for(view.choice);
@@ -198,6 +202,7 @@ Action add_export_command(CLI::App& app) {
                  "(every head of the layer side by side)");
   app.add_option("--width", c->width, "picture width in pixels")->check(CLI::Range(16, 20000));
   app.add_option("--height", c->height, "picture height in pixels")->check(CLI::Range(16, 20000));
+  add_unknown_words_option(app, c->unknown_words);
   add_threads_option(app, c->threads);
   auto* sentence = app.add_option("sentence", c->sentence, "the English sentence");
 

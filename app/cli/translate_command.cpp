@@ -19,6 +19,7 @@ struct TranslateOptions {
   int beam = 1;
   bool json = false;
   int threads = 0;
+  UnknownWords unknown_words = UnknownWords::kCopy;
   std::vector<std::string> sentences;
 };
 
@@ -47,6 +48,14 @@ std::string to_json_line(const std::string& sentence, const Translation& t) {
                       {"probabilities", t.probabilities},
                       {"attention", t.attention},
                       {"score", t.score}};
+  // Which output tokens are source words copied in place of "<unk>", and from where.
+  nlohmann::json copied = nlohmann::json::array(), copied_from = nlohmann::json::array();
+  for (const CopiedWord& c : t.copied) {
+    copied.push_back(c.target);
+    copied_from.push_back(c.source);
+  }
+  j["copied"] = std::move(copied);
+  j["copied_from"] = std::move(copied_from);
   if (!t.head_attention.empty()) {
     j["layers"] = t.layers();
     j["heads"] = t.heads();
@@ -80,6 +89,7 @@ int run(const TranslateOptions& o) {
   const Translator translator(o.model.path());
   TranslationOptions options;
   options.beam_size = o.beam;
+  options.unknown_words = o.unknown_words;
   if (!o.sentences.empty()) {
     print(o, o.sentences, translator.translate_batch(o.sentences, options));
     return 0;
@@ -112,6 +122,7 @@ Action add_translate_command(CLI::App& app) {
   o->model.add_options(app);
   app.add_option("--beam", o->beam, "beam size (1 = greedy)")->check(CLI::Range(1, 100));
   app.add_flag("--json", o->json, "one JSON object per sentence: tokens, probabilities, attention");
+  add_unknown_words_option(app, o->unknown_words);
   add_threads_option(app, o->threads);
   app.add_option("sentence", o->sentences, "sentences to translate (default: lines of stdin)");
   return [o] { return run(*o); };

@@ -56,6 +56,43 @@ TEST(CliScriptedModel, TranslateEvalAndExport) {
   }
 }
 
+// The toy copies its source, so an unknown source word comes out as "<unk>" attending to it.
+TEST(CliScriptedModel, UnknownWordsAreCopiedOrKept) {
+  testing::ScriptedModuleSpec spec;
+  spec.tokenizer = "attnscope";
+  const std::string toy = testing::write_scripted_module(spec, "cli_unk");
+
+  const Outcome copied = run_cli({"translate", "--model", toy, "--json", "a Zebra b"});
+  expect_success(copied);
+  const auto j = nlohmann::json::parse(copied.out);
+  EXPECT_EQ(j["tokens"], (std::vector<std::string>{"a", "Zebra", "b", "</s>"}));
+  EXPECT_EQ(j["copied"], (std::vector<int>{1}));
+  EXPECT_EQ(j["copied_from"], (std::vector<int>{1}));
+  const Outcome kept = run_cli({"translate", "--model", toy, "--unk", "keep", "a Zebra b"});
+  expect_success(kept);
+  EXPECT_EQ(kept.out_lines(), (std::vector<std::string>{"a <unk> b"}));
+  expect_clean_error(run_cli({"translate", "--model", toy, "--unk", "guess", "a"}),
+                     {"--unk", "guess"});
+
+  // eval gives both BLEUs; the first line is --unk's. Copied words compare lowercased, as the
+  // model reads its text.
+  const std::string folder = testing::temporary_folder();
+  const std::string src = cli_test::write_bytes(folder, "unk.src", "a Zebra b c d\nb c d e a\n");
+  const std::string ref = cli_test::write_bytes(folder, "unk.ref", "a zebra b c d\nb c d e a\n");
+  const Outcome eval = run_cli({"eval", "--model", toy, "--src", src, "--ref", ref});
+  expect_success(eval);
+  const auto lines = eval.out_lines();
+  ASSERT_EQ(lines.size(), 3u) << eval;
+  EXPECT_EQ(lines[0].rfind("BLEU = 100.00", 0), 0u) << eval;
+  EXPECT_EQ(lines[1], "--unk copy: BLEU 100.00, 0 of 2 sentences with <unk> (0 <unk> in all)");
+  EXPECT_EQ(lines[2].rfind("--unk keep: BLEU ", 0), 0u) << eval;
+  EXPECT_NE(lines[2].find(", 1 of 2 sentences with <unk> (1 <unk> in all)"), std::string::npos);
+  const Outcome eval_keep =
+      run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--unk", "keep"});
+  expect_success(eval_keep);
+  EXPECT_EQ(eval_keep.out_lines()[0].rfind("BLEU = 100.00", 0), std::string::npos) << eval_keep;
+}
+
 TEST(CliScriptedModel, BrokenModulesGiveOneLine) {
   testing::ScriptedModuleSpec broken;
   broken.break_step = "        attention = attention[:-1]\n";

@@ -91,6 +91,21 @@ TEST(Checkpoint, UnsupportedTensorTypeIsRefusedBeforeWriting) {
     EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
 }
 
+// Found by the checkpoint fuzzer: an empty tensor has no storage, and reading it must not hand
+// memcpy a null pointer (UBSan in the sanitize build). Such a file loads, and a model ignores a
+// tensor it does not use (as it ignores a resume state's optimizer).
+TEST(Checkpoint, EmptyTensorReadsBackEmpty) {
+  const std::string path = testing::random_model_file("dot");
+  Checkpoint checkpoint = load_checkpoint(path);
+  checkpoint.tensors.emplace_back("empty", torch::zeros({0, 4}));
+  save_checkpoint(path, checkpoint, StoredPrecision::kFloat16);
+  const Checkpoint back = load_checkpoint(path);
+  ASSERT_EQ(back.tensors.back().first, "empty");
+  EXPECT_EQ(back.tensors.back().second.numel(), 0);
+  EXPECT_EQ(back.tensors.back().second.sizes(), (std::vector<int64_t>{0, 4}));
+  EXPECT_FALSE(Translator(path).translate("a b").tokens.empty());
+}
+
 TEST(Checkpoint, MissingFolderIsAnError) {
   Checkpoint checkpoint = load_checkpoint(testing::random_model_file("dot"));
   EXPECT_THROW(

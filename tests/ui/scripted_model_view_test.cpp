@@ -23,6 +23,7 @@
 
 #include "attention_bars.h"
 #include "attention_view_controls.h"
+#include "copied_words.h"
 #include "decoding_controller.h"
 #include "engine/scripted_modules.h"
 #include "engine/test_models.h"
@@ -56,6 +57,7 @@ class ScriptedModelViewTest : public QObject {
   void modelInfoAndStatusLineDescribeATorchScriptModel();
   void droppingATorchScriptFileOpensIt();
   void aModelFailingOnLoadShowsTheMessageAndStaysUsable();
+  void unknownWordsAreCopiedMarkedAndCanBeKept();
 
  private:
   void open(const std::string& path);
@@ -415,6 +417,53 @@ void ScriptedModelViewTest::aModelFailingOnLoadShowsTheMessageAndStaysUsable() {
   typeAndTranslate("a b");  // the window goes on with the model it had
   QVERIFY(window_->heatmap()->matrix().rows() > 0);
   QVERIFY(!window_->viewControls()->isVisible());
+}
+
+// The toy copies its source, so an unknown source word comes out as "<unk>" attending to it.
+void ScriptedModelViewTest::unknownWordsAreCopiedMarkedAndCanBeKept() {
+  ScriptedModuleSpec spec;
+  spec.tokenizer = "attnscope";
+  open(write_scripted_module(spec, "ui-copy.pt"));
+  typeAndTranslate("a Zebra b");
+  const auto& snapshot = *window_->controller()->snapshot();
+  QCOMPARE(snapshot.steps.at(1).token, std::string("<unk>"));  // the step panel: what it emits
+
+  const AttentionMatrix copied = window_->heatmap()->matrix();
+  QCOMPARE(copied.targetTokens.at(1), QString("Zebra"));  // as typed, not "zebra"
+  QVERIFY(copied.isCopied(1));
+  QVERIFY(!copied.isCopied(0) && !copied.isCopied(2));
+  QCOMPARE(copied.copiedFrom.at(1), 1);
+  QVERIFY2(copied.copyNotes.at(1).startsWith("copied from source word 'Zebra' (attention 0."),
+           qPrintable(copied.copyNotes.at(1)));
+  const auto ticks = qSharedPointerCast<QCPAxisTickerText>(window_->heatmap()->yAxis->ticker());
+  QCOMPARE(ticks->ticks().value(1), QString("Zebra (copied)"));
+  QCOMPARE(ticks->ticks().value(0), QString("a"));
+  const QString line = window_->outputLabel()->text();
+  QVERIFY2(line.contains("href='copied:0'") && line.contains(">Zebra</a>"), qPrintable(line));
+  QCOMPARE(copyNoteOfLink(snapshot.translation, "copied:0"), copied.copyNotes.at(1));
+  QVERIFY(copyNoteOfLink(snapshot.translation, "copied:7").isEmpty());
+
+  const QString json = QDir(models_.path()).filePath("copied.json");
+  exportHeatmaps({window_->heatmap()}, json, {});
+  QFile file(json);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const QJsonArray from = QJsonDocument::fromJson(file.readAll()).object()["copied_from"].toArray();
+  QCOMPARE(from.size(), copied.rows());
+  QCOMPARE(from.at(1).toInt(), 1);
+  QCOMPARE(from.at(0).toInt(), -1);
+
+  // Keeping "<unk>": the same attention, nothing marked.
+  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
+  window_->copyUnknownAction()->trigger();
+  QVERIFY(updated.wait(10000));
+  QVERIFY(QTest::qWaitFor([&] { return !window_->controller()->busy(); }, 20000));
+  const AttentionMatrix kept = window_->heatmap()->matrix();
+  QCOMPARE(kept.targetTokens.at(1), QString("<unk>"));
+  QVERIFY(kept.copiedFrom.isEmpty());
+  QCOMPARE(kept.weights, copied.weights);
+  QVERIFY(!window_->outputLabel()->text().contains("copied:"));
+  QVERIFY(window_->outputLabel()->text().contains("&lt;unk&gt;"));
+  window_->copyUnknownAction()->setChecked(true);  // the choice is saved: leave the default
 }
 
 QTEST_MAIN(ScriptedModelViewTest)

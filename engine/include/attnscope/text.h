@@ -17,6 +17,11 @@ std::string to_lower(std::string_view utf8);
 /// dropped, and so are invalid UTF-8 bytes.
 std::vector<std::string> tokenize(std::string_view utf8);
 
+/// Splits like tokenize() but keeps the case: the words as typed (NFC-normalised), for copying a
+/// source word into a translation. Almost always one token per token of tokenize(); callers
+/// check, since lowercasing may change a word's letters in rare scripts.
+std::vector<std::string> tokenize_keeping_case(std::string_view utf8);
+
 /// Splits text on ASCII whitespace, keeping everything else as it is (case, punctuation): the
 /// "whitespace" tokenizer of TorchScript models and of pre-tokenised files.
 std::vector<std::string> split_on_whitespace(std::string_view text);

@@ -5,11 +5,20 @@
 
 namespace attnscope {
 
+/// What becomes of the unknown-word token ("<unk>") in a translation.
+enum class UnknownWords {
+  // Replaced by the source token its attention row weighs most, as typed (Luong et al. 2015);
+  // kept when that token is the source's appended end token.
+  kCopy,
+  kKeep,  // left as the model emitted it
+};
+
 struct TranslationOptions {
   int beam_size = 1;              // 1 = greedy search
   float length_penalty = 1.0f;    // beam score = log P / length^length_penalty
   float max_length_ratio = 2.0f;  // at most ratio * source tokens + max_length_extra outputs
   int max_length_extra = 10;
+  UnknownWords unknown_words = UnknownWords::kCopy;
 };
 
 /// The attention of every layer and head at one output step, for models that have several
@@ -35,11 +44,20 @@ struct AttentionChoice {
 /// The source sentence as the model sees it.
 struct SourceText {
   std::vector<std::string> tokens;  // the model's tokens; "</s>" last when the model appends it
-  std::vector<bool> unknown;        // per token: not in the source vocabulary
+  // Per token, as typed (case kept) for attnscope's tokenizer; a subword model's pieces as read.
+  std::vector<std::string> typed;
+  std::vector<bool> unknown;  // per token: not in the source vocabulary
   std::vector<std::string> unknown_words;
   bool truncated = false;   // the sentence was longer than the model's max_source_length
   int original_length = 0;  // tokens before truncation, without "</s>"
   int kept_length = 0;      // tokens after truncation, without "</s>"
+};
+
+/// An output "<unk>" replaced by a source token (UnknownWords::kCopy).
+struct CopiedWord {
+  int target = 0;          // index into Translation::tokens
+  int source = 0;          // index into SourceText::tokens
+  float attention = 0.0f;  // the weight of that source token in the step's attention row
 };
 
 struct Translation {
@@ -54,7 +72,10 @@ struct Translation {
   float score = 0.0f;  // sum of log-probabilities (beam: divided by length^length_penalty)
   // How the model marks subword pieces ("▁" word start, "@@" continuation); empty for words.
   std::string subword_marker;
-  std::string end_token = "</s>";  // the model's end-of-sentence token
+  std::string end_token = "</s>";       // the model's end-of-sentence token
+  std::string unknown_token = "<unk>";  // the model's unknown-word token
+  // The unknown tokens replaced by source words, in output order (empty with UnknownWords::kKeep).
+  std::vector<CopiedWord> copied;
 
   /// The output words without the end token, pieces of a word joined.
   std::vector<std::string> words() const;
@@ -83,6 +104,12 @@ struct Step {
   float entropy = 0.0f;               // of the attention row, in nats
   bool forced = false;                // the token was chosen by the caller, not the argmax
 };
+
+/// Replaces every unknown token of `t` whose attention row weighs a source token (not the
+/// appended end token) most by that token as typed, and records it in t.copied. Rows use the
+/// model's own attention (for several heads: the mean of the last layer's). Does nothing when
+/// t.copied is not empty (copied already).
+void copy_unknown_words(Translation& t);
 
 /// Attention entropy −Σ a log a in nats (0 for a one-hot row, log n for a uniform one).
 float attention_entropy(const std::vector<float>& row);

@@ -36,11 +36,14 @@ class Translator {
   std::vector<Translation> translate_nbest(const std::string& sentence,
                                            const TranslationOptions& options) const;
   /// Forced decoding: the probabilities and attention the model gives while producing `target`
-  /// (tokenised like any sentence; "</s>" is appended).
-  Translation force_decode(const std::string& sentence, const std::string& target) const;
+  /// (tokenised like any sentence; "</s>" is appended). Its unknown tokens are copied, or kept.
+  Translation force_decode(const std::string& sentence, const std::string& target,
+                           UnknownWords unknown_words = UnknownWords::kCopy) const;
 
-  /// Step-wise decoding of one sentence, `top_k` candidates per step.
-  std::unique_ptr<DecodingSession> start(const std::string& sentence, int top_k = 5) const;
+  /// Step-wise decoding of one sentence, `top_k` candidates per step. The steps keep what the
+  /// model emits ("<unk>"); the session's translation() copies unknown words, or keeps them.
+  std::unique_ptr<DecodingSession> start(const std::string& sentence, int top_k = 5,
+                                         UnknownWords unknown_words = UnknownWords::kCopy) const;
 
   struct Impl;
 
@@ -61,7 +64,7 @@ class DecodingSession {
   virtual const std::vector<Step>& steps() const = 0;
   /// True after "</s>" or at the maximum output length.
   virtual bool finished() const = 0;
-  /// The steps so far as a Translation.
+  /// The steps so far as a Translation, unknown words copied as the session was asked.
   virtual Translation translation() const = 0;
 };
 

@@ -6,8 +6,12 @@
 
 namespace attnscope {
 
-StepwiseSession::StepwiseSession(const Translator::Impl& impl, SourceText source, int top_k)
-    : impl_(impl), source_(std::move(source)), top_k_(std::max(1, top_k)) {
+StepwiseSession::StepwiseSession(const Translator::Impl& impl, SourceText source, int top_k,
+                                 UnknownWords unknown_words)
+    : impl_(impl),
+      source_(std::move(source)),
+      top_k_(std::max(1, top_k)),
+      unknown_words_(unknown_words) {
   c10::InferenceMode inference;
   if (!source_.tokens.empty()) {
     rows_.push_back(impl_.model->encode({impl_.tokens.source_ids(source_)}));
@@ -39,6 +43,7 @@ Translation StepwiseSession::translation() const {
     if (!s.heads.empty()) t.head_attention.push_back(s.heads);
     t.score += std::log(s.probability);
   }
+  if (unknown_words_ == UnknownWords::kCopy) copy_unknown_words(t);
   return t;
 }
 

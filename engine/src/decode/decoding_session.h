@@ -9,7 +9,8 @@ namespace attnscope {
 
 class StepwiseSession : public DecodingSession {
  public:
-  StepwiseSession(const Translator::Impl& impl, SourceText source, int top_k);
+  StepwiseSession(const Translator::Impl& impl, SourceText source, int top_k,
+                  UnknownWords unknown_words);
 
   const Step& step() override { return advance(-1); }
   const Step& force(const std::string& token) override;
@@ -25,6 +26,7 @@ class StepwiseSession : public DecodingSession {
   const Translator::Impl& impl_;
   SourceText source_;
   int top_k_;
+  UnknownWords unknown_words_;
   int max_steps_ = 0;
   // rows_[i] is the decoder state before step i (none for a source with no tokens at all).
   std::vector<std::shared_ptr<const DecoderRows>> rows_;

@@ -96,12 +96,23 @@ std::vector<std::string> TokenMapping::split(const std::string& sentence, const 
   return tokens;
 }
 
+std::vector<std::string> TokenMapping::typed_tokens(const std::string& sentence,
+                                                    const std::vector<std::string>& tokens) const {
+  // Pieces and whitespace-split tokens are already what the model reads as typed.
+  if (!lowercase_ || !subword_marker_.empty()) return tokens;
+  std::vector<std::string> typed = tokenize_keeping_case(sentence);
+  // Lowercasing may change how a word splits in rare scripts; then the lowercase tokens serve.
+  return typed.size() == tokens.size() ? typed : tokens;
+}
+
 SourceText TokenMapping::prepare_source(const std::string& sentence) const {
   SourceText source;
   source.tokens = split(sentence, source_);
+  source.typed = typed_tokens(sentence, source.tokens);
   source.original_length = static_cast<int>(source.tokens.size());
   if (source.tokens.size() > max_source_tokens_) {
     source.tokens.resize(max_source_tokens_);
+    source.typed.resize(max_source_tokens_);
     source.truncated = true;
   }
   source.kept_length = static_cast<int>(source.tokens.size());
@@ -112,6 +123,7 @@ SourceText TokenMapping::prepare_source(const std::string& sentence) const {
   }
   if (append_eos_) {
     source.tokens.push_back(source_.tokens[static_cast<size_t>(eos_)]);
+    source.typed.push_back(source.tokens.back());
     source.unknown.push_back(false);
   }
   return source;

@@ -35,6 +35,7 @@ class TokenMapping {
   int64_t target_id(const std::string& token) const;
   const std::string& target_token(int64_t id) const;
   const std::string& end_token() const { return target_token(eos_); }
+  const std::string& unknown_token() const { return target_token(unk_); }
   const std::string& subword_marker() const { return subword_marker_; }
 
  private:
@@ -48,6 +49,9 @@ class TokenMapping {
   std::vector<std::string> split(const std::string& sentence, const Side& side) const;
   std::vector<std::string> pieces_of(const std::string& word, const Side& side) const;
   int64_t id_in(const Side& side, const std::string& token) const;
+  /// `tokens` (the split of `sentence`) as typed, case kept, for copying unknown words.
+  std::vector<std::string> typed_tokens(const std::string& sentence,
+                                        const std::vector<std::string>& tokens) const;
 
   Side source_, target_;
   bool lowercase_ = true;  // the attnscope tokenizer; otherwise split on whitespace as typed

@@ -1,5 +1,6 @@
 #include "attnscope/translation.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "attnscope/text.h"
@@ -37,6 +38,21 @@ std::vector<std::vector<float>> Translation::attention_for(const AttentionChoice
   std::vector<std::vector<float>> rows;
   for (const auto& step : head_attention) rows.push_back(step.row(choice.layer, choice.head));
   return rows;
+}
+
+void copy_unknown_words(Translation& t) {
+  if (!t.copied.empty()) return;  // copied already; a copied word may itself read "<unk>"
+  for (size_t i = 0; i < t.tokens.size() && i < t.attention.size(); ++i) {
+    if (t.tokens[i] != t.unknown_token) continue;
+    const std::vector<float>& row = t.attention[i];
+    if (row.empty()) continue;
+    const auto best = static_cast<size_t>(std::max_element(row.begin(), row.end()) - row.begin());
+    // Positions from kept_length on hold the appended end token: copying it would say nothing.
+    if (best >= static_cast<size_t>(t.source.kept_length) || best >= t.source.typed.size())
+      continue;
+    t.tokens[i] = t.source.typed[best];
+    t.copied.push_back({static_cast<int>(i), static_cast<int>(best), row[best]});
+  }
 }
 
 float attention_entropy(const std::vector<float>& row) {

@@ -79,7 +79,7 @@ std::vector<Translation> Translator::translate_batch(const std::vector<std::stri
   }
   const std::vector<Hypothesis> hypotheses = greedy_search(*impl_->model, ids, limits);
   for (size_t j = 0; j < hypotheses.size(); ++j)
-    results[positions[j]] = impl_->to_translation(sources[j], hypotheses[j]);
+    results[positions[j]] = impl_->to_translation(sources[j], hypotheses[j], options.unknown_words);
   return results;
 }
 
@@ -95,21 +95,25 @@ std::vector<Translation> Translator::translate_nbest(const std::string& sentence
           ? beam_search(*impl_->model, ids, options.beam_size, options.length_penalty, limit)
           : greedy_search(*impl_->model, {ids}, {limit});
   std::vector<Translation> results;
-  for (const auto& h : hypotheses) results.push_back(impl_->to_translation(source, h));
+  for (const auto& h : hypotheses)
+    results.push_back(impl_->to_translation(source, h, options.unknown_words));
   return results;
 }
 
-Translation Translator::force_decode(const std::string& sentence, const std::string& target) const {
+Translation Translator::force_decode(const std::string& sentence, const std::string& target,
+                                     UnknownWords unknown_words) const {
   c10::InferenceMode inference;
   const SourceText source = prepare_source(sentence);
   if (source.tokens.empty()) return impl_->empty_translation(source);  // nothing to attend to
   return impl_->to_translation(source,
                                forced_decode(*impl_->model, impl_->tokens.source_ids(source),
-                                             impl_->tokens.target_ids(target)));
+                                             impl_->tokens.target_ids(target)),
+                               unknown_words);
 }
 
-std::unique_ptr<DecodingSession> Translator::start(const std::string& sentence, int top_k) const {
-  return std::make_unique<StepwiseSession>(*impl_, prepare_source(sentence), top_k);
+std::unique_ptr<DecodingSession> Translator::start(const std::string& sentence, int top_k,
+                                                   UnknownWords unknown_words) const {
+  return std::make_unique<StepwiseSession>(*impl_, prepare_source(sentence), top_k, unknown_words);
 }
 
 }  // namespace attnscope

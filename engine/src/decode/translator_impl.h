@@ -33,6 +33,7 @@ struct Translator::Impl {
     t.source = source;
     t.subword_marker = tokens.subword_marker();
     t.end_token = tokens.end_token();
+    t.unknown_token = tokens.unknown_token();
     return t;
   }
 
@@ -40,7 +41,8 @@ struct Translator::Impl {
     return {model->layers(), model->heads(), static_cast<int>(source_length), std::move(weights)};
   }
 
-  Translation to_translation(const SourceText& source, const Hypothesis& h) const {
+  Translation to_translation(const SourceText& source, const Hypothesis& h,
+                             UnknownWords unknown_words) const {
     Translation t = empty_translation(source);
     for (int64_t id : h.tokens) t.tokens.push_back(tokens.target_token(id));
     t.probabilities = h.probabilities;
@@ -49,6 +51,7 @@ struct Translator::Impl {
     for (const auto& weights : h.heads)
       t.head_attention.push_back(head_attention(weights, source_length));
     t.score = h.score;
+    if (unknown_words == UnknownWords::kCopy) copy_unknown_words(t);
     return t;
   }
 };

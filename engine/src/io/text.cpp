@@ -10,11 +10,11 @@
 namespace attnscope {
 namespace {
 
-icu::UnicodeString normalized_lower(std::string_view utf8) {
+icu::UnicodeString normalized(std::string_view utf8, bool lower) {
   // fromUTF8 replaces ill-formed sequences with U+FFFD, so any byte string is accepted.
   icu::UnicodeString text = icu::UnicodeString::fromUTF8(
       icu::StringPiece(utf8.data(), static_cast<int32_t>(utf8.size())));
-  text.toLower(icu::Locale::getRoot());
+  if (lower) text.toLower(icu::Locale::getRoot());
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
   if (U_FAILURE(status)) ATTNSCOPE_THROW_RUNTIME_ERROR("ICU NFC normaliser unavailable");
@@ -42,12 +42,7 @@ std::string to_utf8(const icu::UnicodeString& text) {
   return out;
 }
 
-}  // namespace
-
-std::string to_lower(std::string_view utf8) { return to_utf8(normalized_lower(utf8)); }
-
-std::vector<std::string> tokenize(std::string_view utf8) {
-  const icu::UnicodeString text = normalized_lower(utf8);
+std::vector<std::string> split_into_tokens(const icu::UnicodeString& text) {
   std::vector<std::string> tokens;
   icu::UnicodeString word;
   auto flush = [&] {
@@ -66,6 +61,18 @@ std::vector<std::string> tokenize(std::string_view utf8) {
   }
   flush();
   return tokens;
+}
+
+}  // namespace
+
+std::string to_lower(std::string_view utf8) { return to_utf8(normalized(utf8, true)); }
+
+std::vector<std::string> tokenize(std::string_view utf8) {
+  return split_into_tokens(normalized(utf8, true));
+}
+
+std::vector<std::string> tokenize_keeping_case(std::string_view utf8) {
+  return split_into_tokens(normalized(utf8, false));
 }
 
 std::string join_tokens(const std::vector<std::string>& tokens) {

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Prints the README's table of unknown words: for every shipped model, test BLEU greedy and
+# beam 5 with `--unk keep` and `--unk copy`, and the share of output sentences holding <unk>.
+# One eval per model and search gives both ways (copying only relabels the model's <unk>).
+#
+#   scripts/unknown-words-table.sh [DATA_DIR] [CLI]
+#     DATA_DIR default ../shared/data/multi30k (test_2016_flickr.en.gz / .de.gz)
+#     CLI      default build/app/attnscope-cli
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${1:-../shared/data/multi30k}
+cli=${2:-build/app/attnscope-cli}
+src=$data/test_2016_flickr.en.gz
+ref=$data/test_2016_flickr.de.gz
+
+# "--unk copy: BLEU 35.91, 1 of 1000 sentences with <unk> (1 <unk> in all)" → "35.91 0.1%"
+bleu_and_share() {
+  sed -n "s/^--unk $1: BLEU \([0-9.]*\), \([0-9]*\) of \([0-9]*\) sentences.*/\1 \2 \3/p" |
+    awk '{ printf "%s %.1f%%\n", $1, 100 * $2 / $3 }'
+}
+
+echo "| model | BLEU greedy, keep | greedy, copy | beam 5, keep | beam 5, copy | sentences with <unk>, greedy: keep → copy | beam 5: keep → copy |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+for model in $("$cli" models | awk 'NR > 1 && $1 != "" { print $1 }'); do
+  greedy=$("$cli" eval --score "$model" --src "$src" --ref "$ref")
+  beam=$("$cli" eval --score "$model" --src "$src" --ref "$ref" --beam 5)
+  read -r gk gk_share < <(bleu_and_share keep <<<"$greedy")
+  read -r gc gc_share < <(bleu_and_share copy <<<"$greedy")
+  read -r bk bk_share < <(bleu_and_share keep <<<"$beam")
+  read -r bc bc_share < <(bleu_and_share copy <<<"$beam")
+  echo "| \`$model\` | $gk | $gc | $bk | $bc | $gk_share → $gc_share | $bk_share → $bc_share |"
+done
