@@ -122,6 +122,8 @@ SubwordModel read_subwords(const std::string& path, const char* side, const char
   } catch (const std::invalid_argument& e) {
     fail(path, error_message("is corrupted: its ", side, " SentencePiece model cannot be read (",
                              e.what(), ")"));
+  } catch (const std::runtime_error& e) {  // SentencePiece itself is missing
+    fail(path, std::string("is a subword model: ") + e.what());
   }
   if (model.pieces() != vocabulary.tokens())
     fail(path, error_message("is corrupted: the pieces of its ", side,
