@@ -2,9 +2,12 @@
 # Trains the six shipped English->German models on Multi30k, two at a time with one thread each
 # (on two cores that is ~1.5x the throughput of one run with two threads). Resumable: run it
 # again after an interruption and every model continues from its last finished epoch.
-# A finished model is copied to resources/models/.
+# A finished word model is copied to resources/models/.
 #
 #   scripts/train-models.sh [DATA_DIR] [SCORE...]     (DATA_DIR default: ../shared/data/multi30k)
+#   SUBWORDS=8000 scripts/train-models.sh ...          subword models (train --subwords 8000),
+#       written to runs/SCORE-sp8000.attnmodel and not copied: one ships instead of the word model
+#       of its score function only when its test BLEU (greedy) is not lower; compare with eval.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data/multi30k}
@@ -12,17 +15,21 @@ shift || true
 scores=("$@")
 [ ${#scores[@]} -gt 0 ] || scores=(additive general dot scaled_dot cosine location)
 mkdir -p runs
-cli=runs/attnscope-cli
-# A private copy, so rebuilding the project does not pull the binary from under a running job.
+subwords=${SUBWORDS:-0}
+# A private copy named by its checksum, so rebuilding the project neither pulls the binary from
+# under a running job nor leaves an older binary (without today's options) in use.
+cli=runs/attnscope-cli.$(cksum <build/app/attnscope-cli | cut -d' ' -f1)
 [ -x "$cli" ] || cp build/app/attnscope-cli "$cli"
 
 train_one() {
-  local score=$1
+  local score=$1 name=$1 extra=()
+  if [ "$subwords" -gt 0 ]; then name=$score-sp$subwords extra=(--subwords "$subwords"); fi
   "$cli" train --src "$data/train.en.gz" --tgt "$data/train.de.gz" \
     --val-src "$data/val.en.gz" --val-tgt "$data/val.de.gz" \
     --test-src "$data/test_2016_flickr.en.gz" --test-tgt "$data/test_2016_flickr.de.gz" \
-    --score "$score" --out "runs/$score.attnmodel" --epochs 12 --seed 1 --threads 1 --resume \
-    >>"runs/$score.log" 2>&1 && cp "runs/$score.attnmodel" "resources/models/$score.attnmodel"
+    --score "$score" --out "runs/$name.attnmodel" --epochs 12 --seed 1 --threads 1 --resume \
+    "${extra[@]}" >>"runs/$name.log" 2>&1 &&
+    if [ "$subwords" -eq 0 ]; then cp "runs/$name.attnmodel" "resources/models/$name.attnmodel"; fi
 }
 
 for ((i = 0; i < ${#scores[@]}; i += 2)); do
