@@ -12,7 +12,8 @@ declare -A public=(
   [text.h]=io [vocabulary.h]=io [corpus.h]=io [model_folders.h]=io [attention_file.h]=io
   [score_functions.h]=model [model_catalog.h]=model
   [translation.h]=decode [translator.h]=decode [thread_settings.h]=decode [word_view.h]=decode
-  [bleu.h]=eval
+  [bleu.h]=eval [attention_metrics.h]=eval [word_alignment.h]=eval
+  [corpus_evaluation.h]=eval
   [trainer.h]=train
   [benchmark.h]=bench
 )

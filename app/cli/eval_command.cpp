@@ -1,13 +1,18 @@
-#include <attnscope/bleu.h>
 #include <attnscope/corpus.h>
+#include <attnscope/corpus_evaluation.h>
 #include <attnscope/errors.h>
+#include <attnscope/model_catalog.h>
+#include <attnscope/score_functions.h>
 #include <attnscope/text.h>
 #include <attnscope/translator.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 
@@ -15,36 +20,114 @@ namespace attnscope::cli {
 namespace {
 
 struct EvalOptions {
-  ModelChoice model;
+  std::vector<std::string> scores, models;  // every one given, side by side
   std::string source, reference;
   int beam = 1;
   int threads = 0;
   UnknownWords unknown_words = UnknownWords::kCopy;  // which BLEU the first line gives
+  bool by_length = false;
+  bool metrics = false;
+  bool json = false;
 };
 
-// BLEU and unknown words of one way of treating "<unk>".
-struct Outcome {
-  BleuScore bleu;
-  size_t sentences_with_unknown = 0;
-  size_t unknown_tokens = 0;
-};
+std::vector<std::string> model_paths(const EvalOptions& o) {
+  std::vector<std::string> paths;
+  for (const auto& score : o.scores) paths.push_back(resolve_model(score));
+  for (const auto& model : o.models) paths.push_back(resolve_model(model));
+  if (paths.empty()) paths.push_back(resolve_model("additive"));
+  return paths;
+}
 
-// `lowercase`: the model reads lowercased text, so copied words (as typed) compare lowercased.
-Outcome measure(const std::vector<Translation>& translations,
-                const std::vector<std::vector<std::string>>& references, bool lowercase) {
-  Outcome outcome;
-  std::vector<std::vector<std::string>> hypotheses;
-  for (const auto& t : translations) {
-    hypotheses.push_back(t.words());
-    if (lowercase)
-      for (auto& word : hypotheses.back()) word = to_lower(word);
-    const auto unknown = static_cast<size_t>(
-        std::count(hypotheses.back().begin(), hypotheses.back().end(), t.unknown_token));
-    outcome.unknown_tokens += unknown;
-    outcome.sentences_with_unknown += unknown > 0 ? 1 : 0;
+// The lines eval has always printed, which other tools read: BLEU as asked, then both ways.
+void print_summary(const CorpusEvaluation& e) {
+  const BleuScore& s = e.bleu;
+  std::printf(
+      "BLEU = %.2f  %.1f/%.1f/%.1f/%.1f  BP=%.3f  ratio=%.3f  (%s, beam %d, %zu sentences)\n",
+      s.bleu, s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3], s.brevity_penalty,
+      static_cast<double>(s.hypothesis_length) / std::max(1L, s.reference_length), e.model.c_str(),
+      e.beam_size, e.sentences.size());
+  for (const auto& [name, outcome] : {std::pair{"copy", &e.copy}, std::pair{"keep", &e.keep}})
+    std::printf("--unk %s: BLEU %.2f, %zu of %zu sentences with <unk> (%zu <unk> in all)\n", name,
+                outcome->bleu.bleu, outcome->sentences_with_unknown, e.sentences.size(),
+                outcome->unknown_tokens);
+}
+
+size_t name_width(const std::vector<CorpusEvaluation>& all) {
+  size_t width = 5;  // "model"
+  for (const auto& e : all) width = std::max(width, e.model.size());
+  return width;
+}
+
+void print_by_length(const std::vector<CorpusEvaluation>& all) {
+  const int width = static_cast<int>(name_width(all));
+  std::printf("\nBLEU by source length (words; sentences in brackets)\n%-*s", width, "model");
+  for (size_t b = 0; b < length_buckets().size(); ++b) {
+    const std::string head = length_buckets()[b].label() + " (" +
+                             std::to_string(all.front().sentences_by_length[b]) + ")";
+    // The en dash is one column but three bytes.
+    const bool dash = head.find("\u2013") != std::string::npos;
+    std::printf("  %*s", dash ? 14 : 12, head.c_str());
   }
-  outcome.bleu = corpus_bleu(hypotheses, references);
-  return outcome;
+  std::printf("\n");
+  for (const auto& e : all) {
+    std::printf("%-*s", width, e.model.c_str());
+    for (size_t b = 0; b < e.bleu_by_length.size(); ++b)
+      if (e.sentences_by_length[b] == 0)
+        std::printf("  %12s", "-");
+      else
+        std::printf("  %12.2f", e.bleu_by_length[b].bleu);
+    std::printf("\n");
+  }
+}
+
+void print_metrics(const std::vector<CorpusEvaluation>& all) {
+  const int width = static_cast<int>(name_width(all));
+  std::printf("\nattention (per step; coverage per source word)\n%-*s  %12s  %12s  %12s  %15s\n",
+              width, "model", "entropy", "</s> sink", "diagonality", "coverage spread");
+  for (const auto& e : all) {
+    const AttentionMetrics& m = e.attention;
+    std::printf("%-*s  %12.3f  %12.3f  %12.3f  %15.3f\n", width, e.model.c_str(), m.mean_entropy(),
+                m.mean_end_sink(), m.mean_diagonality(), m.mean_coverage_spread());
+  }
+}
+
+nlohmann::json bleu_json(const BleuScore& s) {
+  return {{"bleu", s.bleu},
+          {"precisions", {s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3]}},
+          {"brevity_penalty", s.brevity_penalty},
+          {"hypothesis_length", s.hypothesis_length},
+          {"reference_length", s.reference_length}};
+}
+
+nlohmann::json evaluation_json(const CorpusEvaluation& e) {
+  nlohmann::json unknown = nlohmann::json::object();
+  for (const auto& [name, o] : {std::pair{"copy", &e.copy}, std::pair{"keep", &e.keep}})
+    unknown[name] = {{"bleu", o->bleu.bleu},
+                     {"sentences_with_unk", o->sentences_with_unknown},
+                     {"unk_tokens", o->unknown_tokens}};
+  nlohmann::json by_length = nlohmann::json::array();
+  for (size_t b = 0; b < e.bleu_by_length.size(); ++b) {
+    const LengthBucket& bucket = length_buckets()[b];
+    by_length.push_back(
+        {{"words", bucket.label()},
+         {"first", bucket.first},
+         {"last", bucket.last == 0 ? nlohmann::json() : nlohmann::json(bucket.last)},
+         {"sentences", e.sentences_by_length[b]},
+         {"bleu", e.bleu_by_length[b].bleu}});
+  }
+  const AttentionMetrics& m = e.attention;
+  return {{"model", e.model},
+          {"beam", e.beam_size},
+          {"unk", e.unknown_words == UnknownWords::kCopy ? "copy" : "keep"},
+          {"sentences", e.sentences.size()},
+          {"bleu", bleu_json(e.bleu)},
+          {"unknown_words", unknown},
+          {"by_length", by_length},
+          {"metrics",
+           {{"entropy", m.mean_entropy()},
+            {"eos_sink", m.mean_end_sink()},
+            {"diagonality", m.mean_diagonality()},
+            {"coverage_spread", m.mean_coverage_spread()}}}};
 }
 
 int run(const EvalOptions& o) {
@@ -53,31 +136,33 @@ int run(const EvalOptions& o) {
   if (sources.size() != references.size())
     ATTNSCOPE_THROW_INVALID_ARGUMENT("'", o.source, "' has ", sources.size(), " lines but '",
                                      o.reference, "' has ", references.size());
-  const Translator translator(o.model.path());
   TranslationOptions options;
   options.beam_size = o.beam;
-  // One decoding serves both ways: copying only relabels the model's "<unk>" outputs.
-  options.unknown_words = UnknownWords::kKeep;
-  const std::vector<Translation> kept = translator.translate_batch(sources, options);
-  std::vector<Translation> copied = kept;
-  for (auto& t : copied) copy_unknown_words(t);
-  // References split the way the model splits its output, so case and punctuation compare.
-  const bool as_typed = translator.info().tokenizer == "whitespace";
-  std::vector<std::vector<std::string>> reference_tokens;
-  for (const auto& r : references)
-    reference_tokens.push_back(as_typed ? split_on_whitespace(r) : tokenize(r));
-  const Outcome keep = measure(kept, reference_tokens, !as_typed);
-  const Outcome copy = measure(copied, reference_tokens, !as_typed);
-  const BleuScore& s = o.unknown_words == UnknownWords::kCopy ? copy.bleu : keep.bleu;
-  std::printf(
-      "BLEU = %.2f  %.1f/%.1f/%.1f/%.1f  BP=%.3f  ratio=%.3f  (%s, beam %d, %zu sentences)\n",
-      s.bleu, s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3], s.brevity_penalty,
-      static_cast<double>(s.hypothesis_length) / std::max(1L, s.reference_length),
-      translator.info().name.c_str(), o.beam, sources.size());
-  for (const auto& [name, outcome] : {std::pair{"copy", &copy}, std::pair{"keep", &keep}})
-    std::printf("--unk %s: BLEU %.2f, %zu of %zu sentences with <unk> (%zu <unk> in all)\n", name,
-                outcome->bleu.bleu, outcome->sentences_with_unknown, sources.size(),
-                outcome->unknown_tokens);
+  options.unknown_words = o.unknown_words;
+  std::vector<CorpusEvaluation> all;
+  for (const auto& path : model_paths(o)) {
+    const Translator translator(path);
+    all.push_back(evaluate_corpus(translator, sources, references, options));
+    all.back().translations.clear();  // only the measures are printed
+    if (!o.json) {
+      print_summary(all.back());
+      // One model's figures while the next one decodes; a full disk stops it here, named.
+      if (std::fflush(stdout) != 0)
+        ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write the output: ", std::strerror(errno));
+    }
+  }
+  if (o.json) {
+    nlohmann::json models = nlohmann::json::array();
+    for (const auto& e : all) models.push_back(evaluation_json(e));
+    std::cout << nlohmann::json{{"source", o.source},
+                                {"reference", o.reference},
+                                {"models", models}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  if (o.by_length) print_by_length(all);
+  if (o.metrics) print_metrics(all);
   return 0;
 }
 
@@ -85,10 +170,18 @@ int run(const EvalOptions& o) {
 
 Action add_eval_command(CLI::App& app) {
   auto o = std::make_shared<EvalOptions>();
-  o->model.add_options(app);
+  app.add_option("--score", o->scores,
+                 "shipped model of this score function (several: side by side)")
+      ->check(CLI::IsMember(score_function_names()));
+  app.add_option("--model", o->models, "model file (several: side by side)");
   app.add_option("--src", o->source, "source sentences (plain or .gz)")->required();
   app.add_option("--ref", o->reference, "reference translations, line by line")->required();
   app.add_option("--beam", o->beam, "beam size (1 = greedy)")->check(CLI::Range(1, 100));
+  app.add_flag("--by-length", o->by_length,
+               "BLEU per source length: 1-10, 11-20, 21-30 and 31+ words");
+  app.add_flag("--metrics", o->metrics,
+               "attention entropy, </s> sink, diagonality and coverage spread");
+  app.add_flag("--json", o->json, "everything as one JSON object");
   add_unknown_words_option(app, o->unknown_words);
   add_threads_option(app, o->threads);
   return [o] { return run(*o); };

@@ -93,6 +93,56 @@ TEST(CliScriptedModel, UnknownWordsAreCopiedOrKept) {
   EXPECT_EQ(eval_keep.out_lines()[0].rfind("BLEU = 100.00", 0), std::string::npos) << eval_keep;
 }
 
+// eval measures several models side by side: BLEU by source length and what their attention
+// does, as text and as JSON. The toy's attention is known, so its measures are too.
+TEST(CliScriptedModel, EvalMeasuresSeveralModelsByLengthAndAttention) {
+  const std::string copy = testing::write_scripted_module({}, "cli_eval_copy");
+  const std::string heads = testing::write_scripted_module({2, 4}, "cli_eval_heads");
+  const std::string folder = testing::temporary_folder();
+  // Two 5-word sentences (bucket 1-10) and one of 12 words (11-20).
+  const std::string src =
+      cli_test::write_bytes(folder, "len.src", "a b c d e\nb c d e a\na b c d e a b c d e a b\n");
+
+  const Outcome text = run_cli({"eval", "--model", copy, "--model", heads, "--src", src, "--ref",
+                                src, "--by-length", "--metrics"});
+  expect_success(text);
+  const auto lines = text.out_lines();
+  ASSERT_GE(lines.size(), 12u) << text;
+  EXPECT_EQ(lines[0].rfind("BLEU = 100.00", 0), 0u) << text;  // each model's usual three lines
+  EXPECT_NE(lines[0].find("cli_eval_copy"), std::string::npos) << text;
+  EXPECT_NE(lines[3].find("cli_eval_heads"), std::string::npos) << text;
+  EXPECT_NE(text.out.find("1\u201310 (2)"), std::string::npos) << text;
+  EXPECT_NE(text.out.find("11\u201320 (1)"), std::string::npos) << text;
+  EXPECT_NE(text.out.find("diagonality"), std::string::npos) << text;
+
+  const Outcome json =
+      run_cli({"eval", "--model", copy, "--model", heads, "--src", src, "--ref", src, "--json"});
+  expect_success(json);
+  const auto j = nlohmann::json::parse(json.out);
+  ASSERT_EQ(j["models"].size(), 2u);
+  const auto& toy = j["models"][0];
+  EXPECT_EQ(toy["model"], "cli_eval_copy");
+  EXPECT_EQ(toy["sentences"], 3);
+  EXPECT_DOUBLE_EQ(toy["bleu"]["bleu"].get<double>(), 100.0);
+  ASSERT_EQ(toy["by_length"].size(), 4u);
+  EXPECT_EQ(toy["by_length"][0]["sentences"], 2);
+  EXPECT_EQ(toy["by_length"][1]["sentences"], 1);
+  EXPECT_EQ(toy["by_length"][2]["sentences"], 0);
+  EXPECT_TRUE(toy["by_length"][3]["last"].is_null());
+  // The toy peaks on the diagonal and emits as many tokens as it reads (with "</s>").
+  const auto& metrics = toy["metrics"];
+  EXPECT_NEAR(metrics["diagonality"].get<double>(), 0.0, 1e-9);
+  // "</s>" is source token n - 1; steps 0..n-2 count as sink, each sentence its own n.
+  double sink = 0;
+  int steps = 0;
+  for (int n : {6, 6, 13})
+    for (int t = 0; t + 1 < n; ++t, ++steps) sink += testing::toy_attention(t, n, 0.5f)[n - 1];
+  EXPECT_NEAR(metrics["eos_sink"].get<double>(), sink / steps, 1e-5);
+  EXPECT_GT(metrics["entropy"].get<double>(), 0.0);
+  // The sharper heads average into a different matrix: the measures tell the models apart.
+  EXPECT_NE(j["models"][1]["metrics"]["entropy"], metrics["entropy"]);
+}
+
 TEST(CliScriptedModel, BrokenModulesGiveOneLine) {
   testing::ScriptedModuleSpec broken;
   broken.break_step = "        attention = attention[:-1]\n";

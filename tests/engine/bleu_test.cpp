@@ -43,6 +43,17 @@ TEST(Bleu, ClipsRepeatedWordsAndPoolsOverTheCorpus) {
   EXPECT_NEAR(pooled.precisions[3], 100.0 * 2 / 6, 1e-9);
 }
 
+TEST(Bleu, SentenceBleuAddsOneToHigherOrderCounts) {
+  // "a b c d" against "d c b a": p1 = 4/4, p2 = (0+1)/(3+1), p3 = 1/3, p4 = 1/2, BP = 1.
+  const BleuScore s = sentence_bleu(tokenize("a b c d"), tokenize("d c b a"));
+  EXPECT_NEAR(s.bleu, 100.0 * std::pow(1.0 * 0.25 * (1.0 / 3) * 0.5, 0.25), 1e-9);
+  EXPECT_GT(s.bleu, corpus_bleu({tokenize("a b c d")}, {tokenize("d c b a")}).bleu);
+  // A perfect sentence still scores 100; no unigram match still scores 0.
+  EXPECT_NEAR(sentence_bleu(tokenize("a man rides"), tokenize("a man rides")).bleu, 100.0, 1e-9);
+  EXPECT_EQ(sentence_bleu(tokenize("x y"), tokenize("a b")).bleu, 0.0);
+  EXPECT_EQ(sentence_bleu({}, tokenize("a b")).bleu, 0.0);
+}
+
 TEST(Bleu, MismatchedCorpusSizesAreAnError) {
   EXPECT_THROW(corpus_bleu({{"a"}}, {}), std::invalid_argument);
 }

@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <numeric>
 
 #include "attnscope/text.h"
 #include "decode/search.h"
 #include "engine/test_models.h"
+#include "engine/translation_checks.h"
 #include "io/checkpoint.h"
 
 namespace attnscope {
@@ -25,20 +25,12 @@ class Decoding : public ::testing::TestWithParam<std::string> {
   }
 };
 
-void expect_attention_contract(const Translation& t) {
-  ASSERT_EQ(t.attention.size(), t.tokens.size());
-  for (const auto& row : t.attention) {
-    ASSERT_EQ(row.size(), t.source.tokens.size());
-    EXPECT_NEAR(std::accumulate(row.begin(), row.end(), 0.0), 1.0, 1e-5);
-  }
-}
-
 TEST_P(Decoding, GreedyResultsKeepTheAttentionContract) {
   for (const auto& s : kSentences) {
     const Translation t = translator().translate(s);
     EXPECT_EQ(t.tokens.back(), "</s>") << s;
     EXPECT_EQ(t.probabilities.size(), t.tokens.size());
-    expect_attention_contract(t);
+    testing::expect_attention_contract(t);
   }
 }
 
@@ -95,7 +87,7 @@ TEST_P(Decoding, BeamReturnsItsHypothesesBestFirst) {
   const auto nbest = translator().translate_nbest("a b c d e", options);
   ASSERT_EQ(nbest.size(), 4u);
   for (size_t i = 1; i < nbest.size(); ++i) EXPECT_GE(nbest[i - 1].score, nbest[i].score);
-  for (const auto& t : nbest) expect_attention_contract(t);
+  for (const auto& t : nbest) testing::expect_attention_contract(t);
   // The best beam hypothesis is at least as probable as the greedy one (by normalised score).
   const Translation greedy = translator().translate("a b c d e");
   EXPECT_GE(nbest[0].score, greedy.score / static_cast<float>(greedy.tokens.size()) - 1e-5);
@@ -108,7 +100,7 @@ TEST_P(Decoding, ForcedDecodingOfGreedyOutputGivesTheSameProbabilities) {
     ASSERT_EQ(forced.tokens, greedy.tokens) << s;
     for (size_t j = 0; j < greedy.probabilities.size(); ++j)
       EXPECT_NEAR(forced.probabilities[j], greedy.probabilities[j], 1e-6);
-    expect_attention_contract(forced);
+    testing::expect_attention_contract(forced);
   }
 }
 

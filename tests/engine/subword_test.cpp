@@ -15,6 +15,7 @@
 #include <numeric>
 
 #include "engine/test_models.h"
+#include "engine/translation_checks.h"
 #include "io/checkpoint.h"
 #include "io/subword_model.h"
 
@@ -47,14 +48,6 @@ uint32_t file_version(const std::string& path) {
   uint32_t version = 0;
   std::memcpy(&version, bytes.data() + 16, 4);
   return version;
-}
-
-void expect_attention_contract(const Translation& t) {
-  ASSERT_EQ(t.attention.size(), t.tokens.size());
-  for (const auto& row : t.attention) {
-    ASSERT_EQ(row.size(), t.source.tokens.size());
-    EXPECT_NEAR(std::accumulate(row.begin(), row.end(), 0.0), 1.0, 1e-5);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -297,7 +290,7 @@ TEST_F(SubwordDecoding, TranslationsArePiecesAndTheirWordsJoinThem) {
     if (!pieces.empty() && pieces.back() == "</s>") pieces.pop_back();
     EXPECT_EQ(t.words(), merged(pieces));
     for (const auto& word : t.words()) EXPECT_EQ(word.find(kWordStart), std::string::npos);
-    expect_attention_contract(t);
+    testing::expect_attention_contract(t);
   }
 }
 
@@ -336,7 +329,7 @@ TEST_F(SubwordDecoding, ForcedDecodingSplitsTheReferenceAsTrainingDid) {
     pieces.push_back("</s>");
     EXPECT_EQ(forced.tokens, pieces);
     for (float p : forced.probabilities) EXPECT_GT(p, 0.0f);
-    expect_attention_contract(forced);
+    testing::expect_attention_contract(forced);
   }
 }
 
@@ -376,7 +369,7 @@ TEST_F(SubwordDecoding, StepwiseEqualsGreedyAndForcingTakesAPiece) {
     std::vector<std::string> pieces = h.tokens;
     if (!pieces.empty() && pieces.back() == "</s>") pieces.pop_back();
     EXPECT_EQ(h.words(), merged(pieces));
-    expect_attention_contract(h);
+    testing::expect_attention_contract(h);
   }
 }
 
@@ -476,7 +469,7 @@ TEST(SubwordModelFile, WordModelsStayVersionOneAndOldFilesLoad) {
   EXPECT_TRUE(additive.info().subwords.empty());
   const Translation t = additive.translate("A dog runs on the beach.");
   EXPECT_EQ(t.tokens.back(), "</s>");
-  expect_attention_contract(t);
+  testing::expect_attention_contract(t);
 }
 
 TEST(SubwordModelFile, AFutureVersionNamesTheVersionsItReads) {

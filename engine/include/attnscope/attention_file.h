@@ -60,6 +60,31 @@ struct NamedText {
   std::string_view text;
 };
 
+/// One link of a word alignment, 0-based word indices.
+struct AlignmentLink {
+  size_t source = 0;
+  size_t target = 0;
+  bool sure = true;  // false: a possible link of a gold set ("i?j" or "ipj")
+  bool operator==(const AlignmentLink& o) const {
+    return source == o.source && target == o.target && sure == o.sure;
+  }
+};
+
+/// The sentence pair a line of links belongs to, for range checks and messages.
+struct SentencePairSizes {
+  std::string source_name;  // the source sentence file, as messages name it
+  size_t source_words = 0;
+  std::string target_name;
+  size_t target_words = 0;
+};
+
+/// Parses line `number` of Pharaoh links ("0-0 1-2 2?1") in file `name`: source index first,
+/// 0-based unless `one_based`. A link listed both sure and possible is sure; each link appears
+/// once. Throws std::invalid_argument naming the file, the line and the link at fault.
+std::vector<AlignmentLink> parse_pharaoh_links(std::string_view links, const std::string& name,
+                                               size_t number, const SentencePairSizes& pair,
+                                               bool one_based);
+
 /// Parses an attention file already in memory. `source` and `target` are the sentence files'
 /// contents (Pharaoh, Marian); `options`' paths are ignored. Throws std::invalid_argument with one
 /// line naming the file, the line and the problem.

@@ -17,4 +17,9 @@ struct BleuScore {
 BleuScore corpus_bleu(const std::vector<std::vector<std::string>>& hypotheses,
                       const std::vector<std::vector<std::string>>& references);
 
+/// BLEU of one sentence, smoothed as BLEU+1 (Lin & Och 2004: 1 added to the matches and totals
+/// of 2- to 4-grams), so a sentence without a matching 4-gram still gets a score that ranks it.
+BleuScore sentence_bleu(const std::vector<std::string>& hypothesis,
+                        const std::vector<std::string>& reference);
+
 }  // namespace attnscope

@@ -1,0 +1,54 @@
+#pragma once
+// A model measured on a whole test set: BLEU (also by source length, the seeds' figure), what
+// its attention does (attention_metrics.h), and per sentence what a table of sentences shows.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "attnscope/attention_metrics.h"
+#include "attnscope/bleu.h"
+#include "attnscope/translator.h"
+
+namespace attnscope {
+
+/// BLEU and the unknown words left, for one way of treating "<unk>".
+struct UnknownWordOutcome {
+  BleuScore bleu;
+  size_t sentences_with_unknown = 0;
+  size_t unknown_tokens = 0;
+};
+
+struct SentenceEvaluation {
+  size_t source_words = 0;          // words of the source line as the model's tokenizer splits it
+  double bleu = 0;                  // sentence BLEU+1 of the translation
+  double mean_log_probability = 0;  // per output token, the end token included
+  AttentionMetrics attention;       // of this sentence's matrix alone
+  size_t unknown = 0;               // "<unk>" left in the translation
+  size_t copied = 0;                // "<unk>" replaced by source words
+};
+
+struct CorpusEvaluation {
+  std::string model;  // the model's name
+  int beam_size = 1;
+  UnknownWords unknown_words = UnknownWords::kCopy;  // which outcome `bleu` and the rest use
+  BleuScore bleu;
+  UnknownWordOutcome keep;                // the model's own output
+  UnknownWordOutcome copy;                // "<unk>" copied from the source (copy_unknown_words)
+  std::vector<BleuScore> bleu_by_length;  // one per length_buckets()
+  std::vector<size_t> sentences_by_length;
+  AttentionMetrics attention;  // over every sentence
+  std::vector<SentenceEvaluation> sentences;
+  std::vector<Translation> translations;  // as `unknown_words` asks
+};
+
+/// Translates `sources` with `options` and measures the translations against `references` (one
+/// per source). Words compare as the model's tokenizer splits them (lowercased for attnscope's
+/// tokenizer, as typed for "whitespace"); subword pieces are joined into words first, and the
+/// attention measures use the word view of subword models, so word and subword models compare.
+/// Throws std::invalid_argument when the counts differ.
+CorpusEvaluation evaluate_corpus(const Translator& translator,
+                                 const std::vector<std::string>& sources,
+                                 const std::vector<std::string>& references,
+                                 const TranslationOptions& options);
+
+}  // namespace attnscope

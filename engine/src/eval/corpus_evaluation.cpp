@@ -1,0 +1,126 @@
+#include "attnscope/corpus_evaluation.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attnscope/errors.h"
+#include "attnscope/text.h"
+#include "attnscope/word_view.h"
+
+namespace attnscope {
+namespace {
+
+// The words BLEU compares: the model's tokenizer decides case and splitting.
+std::vector<std::string> comparable_words(const std::vector<std::string>& words, bool as_typed) {
+  if (as_typed) return words;
+  std::vector<std::string> lowered;
+  lowered.reserve(words.size());
+  // Copied words come as typed; the model's own words are lowercase already.
+  for (const auto& w : words) lowered.push_back(to_lower(w));
+  return lowered;
+}
+
+size_t count_unknown(const Translation& t) {
+  return static_cast<size_t>(std::count(t.tokens.begin(), t.tokens.end(), t.unknown_token));
+}
+
+// The matrix the attention measures use: words for a subword model, and where "</s>" is in it.
+void add_attention(const Translation& t, AttentionMetrics& metrics) {
+  if (t.attention.empty()) return;
+  std::vector<std::string> source = t.source.tokens;
+  std::vector<std::vector<float>> weights = t.attention;
+  if (!t.subword_marker.empty()) {
+    WordView view =
+        word_view(t.source.tokens, t.tokens, t.attention, t.subword_marker, t.end_token);
+    source = std::move(view.source_words);
+    weights = std::move(view.weights);
+  }
+  const auto end = std::find(source.rbegin(), source.rend(), t.end_token);
+  const int end_column = end == source.rend() ? -1 : static_cast<int>(source.rend() - end - 1);
+  metrics.add(weights, end_column);
+}
+
+UnknownWordOutcome outcome(const std::vector<std::vector<std::string>>& hypotheses,
+                           const std::vector<std::vector<std::string>>& references,
+                           const std::vector<size_t>& unknown) {
+  UnknownWordOutcome o;
+  o.bleu = corpus_bleu(hypotheses, references);
+  for (size_t u : unknown) {
+    o.unknown_tokens += u;
+    o.sentences_with_unknown += u > 0 ? 1 : 0;
+  }
+  return o;
+}
+
+}  // namespace
+
+CorpusEvaluation evaluate_corpus(const Translator& translator,
+                                 const std::vector<std::string>& sources,
+                                 const std::vector<std::string>& references,
+                                 const TranslationOptions& options) {
+  if (sources.size() != references.size())
+    ATTNSCOPE_THROW_INVALID_ARGUMENT(sources.size(), " source sentences but ", references.size(),
+                                     " references");
+  CorpusEvaluation result;
+  result.model = translator.info().name;
+  result.beam_size = options.beam_size;
+  result.unknown_words = options.unknown_words;
+  // One decoding serves both ways: copying only relabels the model's "<unk>" outputs.
+  TranslationOptions keep_options = options;
+  keep_options.unknown_words = UnknownWords::kKeep;
+  const std::vector<Translation> kept = translator.translate_batch(sources, keep_options);
+  std::vector<Translation> copied = kept;
+  for (auto& t : copied) copy_unknown_words(t);
+
+  const bool as_typed = translator.info().tokenizer == "whitespace";
+  const auto split = [as_typed](const std::string& text) {
+    return as_typed ? split_on_whitespace(text) : tokenize(text);
+  };
+  std::vector<std::vector<std::string>> reference_words, kept_words, copied_words;
+  std::vector<size_t> kept_unknown, copied_unknown;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    reference_words.push_back(split(references[i]));
+    kept_words.push_back(comparable_words(kept[i].words(), as_typed));
+    copied_words.push_back(comparable_words(copied[i].words(), as_typed));
+    kept_unknown.push_back(count_unknown(kept[i]));
+    copied_unknown.push_back(count_unknown(copied[i]));
+  }
+  result.keep = outcome(kept_words, reference_words, kept_unknown);
+  result.copy = outcome(copied_words, reference_words, copied_unknown);
+  const bool copy = options.unknown_words == UnknownWords::kCopy;
+  result.bleu = copy ? result.copy.bleu : result.keep.bleu;
+  const auto& hypotheses = copy ? copied_words : kept_words;
+  if (copy)
+    result.translations = std::move(copied);
+  else
+    result.translations = kept;
+
+  const size_t buckets = length_buckets().size();
+  std::vector<std::vector<std::vector<std::string>>> bucket_hypotheses(buckets),
+      bucket_references(buckets);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const Translation& t = result.translations[i];
+    SentenceEvaluation s;
+    s.source_words = split(sources[i]).size();
+    s.bleu = sentence_bleu(hypotheses[i], reference_words[i]).bleu;
+    double log_probability = 0;
+    for (float p : t.probabilities) log_probability += std::log(std::max(p, 1e-30f));
+    s.mean_log_probability =
+        t.probabilities.empty() ? 0.0 : log_probability / t.probabilities.size();
+    add_attention(t, s.attention);
+    s.unknown = copy ? copied_unknown[i] : kept_unknown[i];
+    s.copied = t.copied.size();
+    result.attention.add(s.attention);
+    const size_t b = length_bucket_of(s.source_words);
+    bucket_hypotheses[b].push_back(hypotheses[i]);
+    bucket_references[b].push_back(reference_words[i]);
+    result.sentences.push_back(std::move(s));
+  }
+  for (size_t b = 0; b < buckets; ++b) {
+    result.bleu_by_length.push_back(corpus_bleu(bucket_hypotheses[b], bucket_references[b]));
+    result.sentences_by_length.push_back(bucket_hypotheses[b].size());
+  }
+  return result;
+}
+
+}  // namespace attnscope
