@@ -13,7 +13,7 @@ declare -A public=(
   [score_functions.h]=model [model_catalog.h]=model
   [translation.h]=decode [translator.h]=decode [thread_settings.h]=decode [word_view.h]=decode
   [bleu.h]=eval [attention_metrics.h]=eval [word_alignment.h]=eval
-  [corpus_evaluation.h]=eval
+  [corpus_evaluation.h]=eval [sentence_alignment.h]=eval
   [trainer.h]=train
   [benchmark.h]=bench
 )

@@ -15,6 +15,7 @@ using Action = std::function<int()>;
 Action add_translate_command(CLI::App& app);
 Action add_train_command(CLI::App& app);
 Action add_eval_command(CLI::App& app);
+Action add_align_command(CLI::App& app);
 Action add_models_command(CLI::App& app);
 Action add_export_command(CLI::App& app);
 Action add_bench_command(CLI::App& app);

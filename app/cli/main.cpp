@@ -1,5 +1,5 @@
-// attnscope-cli: train, translate, eval, export, models, bench. Errors go to stderr as one line
-// and give a non-zero exit code.
+// attnscope-cli: train, translate, eval, align, export, models, bench. Errors go to stderr as one
+// line and give a non-zero exit code.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
       add_translate_command);
   add("train", "train a model on a parallel corpus", add_train_command);
   add("eval", "BLEU of a model on a test set", add_eval_command);
+  add("align", "word alignments from attention, and their error rate against a gold alignment",
+      add_align_command);
   add("models", "list the installed models", add_models_command);
   add("export", "render attention heatmaps to PNG, PDF, SVG, CSV or JSON", add_export_command);
   add("bench", "training and decoding speed, comparable with the Python reference",
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1]))
     return fail(std::string("unknown command '") + argv[1] +
-                    "' (translate, train, eval, models, export, bench; see --help)",
+                    "' (translate, train, eval, align, models, export, bench; see --help)",
                 2);
   try {
     app.parse(argc, argv);

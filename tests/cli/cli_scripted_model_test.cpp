@@ -143,6 +143,44 @@ TEST(CliScriptedModel, EvalMeasuresSeveralModelsByLengthAndAttention) {
   EXPECT_NE(j["models"][1]["metrics"]["entropy"], metrics["entropy"]);
 }
 
+// align: the toy attends most to the source word it copies, so its links are the diagonal.
+TEST(CliScriptedModel, AlignPrintsPharaohLinksAndScoresThemAgainstAGoldSet) {
+  const std::string toy = testing::write_scripted_module({}, "cli_align");
+  const std::string folder = testing::temporary_folder();
+  const std::string src = cli_test::write_bytes(folder, "a.src", "a b c\nb c d e\n");
+  const std::string tgt = cli_test::write_bytes(folder, "a.tgt", "a b c\nb c d e\n");
+  const Outcome links = run_cli({"align", "--model", toy, "--src", src, "--tgt", tgt});
+  expect_success(links);
+  EXPECT_EQ(links.out_lines(), (std::vector<std::string>{"0-0 1-1 2-2", "0-0 1-1 2-2 3-3"}));
+
+  // Gold: sure 0-0 2-2 and possible 1?1 0?1 in pair 1; sure 0-0 1-2 in pair 2 (1-based: +1).
+  // A = 7 links, S = 4; A ∩ S = 3 (0-0 and 2-2, then 0-0); A ∩ P = 4 (also 1-1 of pair 1).
+  const std::string gold = cli_test::write_bytes(folder, "a.gold", "1-1 3-3 2?2 1p2\n1-1 2-3\n");
+  const Outcome scored = run_cli({"align", "--model", toy, "--src", src, "--tgt", tgt, "--gold",
+                                  gold, "--one-based", "--json"});
+  expect_success(scored);
+  const auto j = nlohmann::json::parse(scored.out);
+  EXPECT_EQ(j["predicted_links"], 7);
+  EXPECT_EQ(j["sure_links"], 4);
+  EXPECT_DOUBLE_EQ(j["precision"].get<double>(), 4.0 / 7);
+  EXPECT_DOUBLE_EQ(j["recall"].get<double>(), 3.0 / 4);
+  EXPECT_DOUBLE_EQ(j["aer"].get<double>(), 1.0 - (3.0 + 4.0) / (7 + 4));
+  const Outcome text =
+      run_cli({"align", "--model", toy, "--src", src, "--tgt", tgt, "--gold", gold, "--one-based"});
+  expect_success(text);
+  EXPECT_EQ(text.out.rfind("precision 0.5714  recall 0.7500  AER 0.3636", 0), 0u) << text;
+
+  expect_clean_error(run_cli({"align", "--model", toy, "--src", src, "--tgt", tgt, "--gold",
+                              gold}),  // 0-based: index 3 is out of range in pair 1
+                     {"'" + gold + "' line 1", "out of range", "--one-based"});
+  const std::string short_tgt = cli_test::write_bytes(folder, "short.tgt", "a b c\n");
+  expect_clean_error(run_cli({"align", "--model", toy, "--src", src, "--tgt", short_tgt}),
+                     {"'" + src + "' has 2 lines but '" + short_tgt + "' has 1"});
+  expect_clean_error(
+      run_cli({"align", "--model", toy, "--src", src, "--tgt", tgt, "--method", "threshold:2"}),
+      {"alignment method 'threshold:2'"});
+}
+
 TEST(CliScriptedModel, BrokenModulesGiveOneLine) {
   testing::ScriptedModuleSpec broken;
   broken.break_step = "        attention = attention[:-1]\n";

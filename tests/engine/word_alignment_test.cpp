@@ -26,6 +26,9 @@ TEST(WordAlignment, ArgmaxLinksEveryTargetWordToItsPeak) {
   const auto links = alignment_from_attention(weights, parse_alignment_method("argmax"));
   // Sorted by source: 0-1, 1-0, 1-2 (a tie goes to the first).
   EXPECT_EQ(pharaoh_text(links), "0-1 1-0 1-2");
+  // A row with no weight on any word links nothing.
+  EXPECT_EQ(pharaoh_text(alignment_from_attention({{0, 0}, {0.2f, 0.1f}}, AlignmentMethod{})),
+            "0-1");
 }
 
 TEST(WordAlignment, AThresholdLinksEveryCellAtOrAboveIt) {

@@ -21,8 +21,8 @@ struct AlignmentMethod {
 AlignmentMethod parse_alignment_method(std::string_view text);
 
 /// Sure links from `weights` [target word][source word]: kArgmax links each target word to the
-/// source word its row weighs most (the first of equal weights), kThreshold every cell at or
-/// above the threshold. Sorted by source word, then target word.
+/// source word its row weighs most (the first of equal weights; none when the row is all zero),
+/// kThreshold every cell at or above the threshold. Sorted by source word, then target word.
 std::vector<AlignmentLink> alignment_from_attention(const std::vector<std::vector<float>>& weights,
                                                     const AlignmentMethod& method);
 

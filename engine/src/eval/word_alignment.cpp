@@ -43,7 +43,9 @@ std::vector<AlignmentLink> alignment_from_attention(const std::vector<std::vecto
     if (row.empty()) continue;
     if (method.kind == AlignmentMethod::kArgmax) {
       const auto peak = static_cast<size_t>(std::max_element(row.begin(), row.end()) - row.begin());
-      links.push_back({peak, t, true});
+      // A row without weight on any word (all of it on "</s>", or a word the model never read)
+      // links nothing.
+      if (row[peak] > 0.0f) links.push_back({peak, t, true});
     } else {
       for (size_t s = 0; s < row.size(); ++s)
         if (row[s] >= method.threshold) links.push_back({s, t, true});
