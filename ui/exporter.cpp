@@ -22,7 +22,7 @@ namespace {
 }
 
 // Lays the plots out in a grid over `size` and paints each one.
-void renderGrid(QCPPainter& painter, const QList<HeatmapPlot*>& plots, const QSize& size,
+void renderGrid(QCPPainter& painter, const QList<QCustomPlot*>& plots, const QSize& size,
                 int columns) {
   const int count = static_cast<int>(plots.size());
   const int cols = std::max(1, std::min(columns, count));
@@ -45,7 +45,7 @@ QString csvField(const QString& text) {
   return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
-QByteArray renderImage(const QList<HeatmapPlot*>& plots, const ExportOptions& o) {
+QByteArray renderImage(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
   QImage image(QSize(std::lround(o.size.width() * o.scale), std::lround(o.size.height() * o.scale)),
                QImage::Format_ARGB32);
   image.fill(plots.front()->palette().color(QPalette::Base));
@@ -62,7 +62,7 @@ QByteArray renderImage(const QList<HeatmapPlot*>& plots, const ExportOptions& o)
   return bytes;
 }
 
-QByteArray renderPdf(const QList<HeatmapPlot*>& plots, const ExportOptions& o) {
+QByteArray renderPdf(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
@@ -77,7 +77,7 @@ QByteArray renderPdf(const QList<HeatmapPlot*>& plots, const ExportOptions& o) {
   return bytes;
 }
 
-QByteArray renderSvg(const QList<HeatmapPlot*>& plots, const ExportOptions& o) {
+QByteArray renderSvg(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
@@ -159,40 +159,35 @@ QByteArray matricesToJson(const QList<AttentionMatrix>& matrices) {
   return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
-void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
-                    const ExportOptions& options) {
-  const auto format = exportFormatFor(path);
-  if (!format)
-    fail(path, QStringLiteral("unknown file type '.%1' (use .png, .pdf, .svg, .csv or .json)")
-                   .arg(QFileInfo(path).suffix()));
-  if (plots.isEmpty()) fail(path, QStringLiteral("there is no heatmap to export"));
+namespace {
+
+void checkOptions(const QString& path, const ExportOptions& options) {
   if (options.size.width() < 16 || options.size.height() < 16 || options.size.width() > 20000 ||
       options.size.height() > 20000 || !(options.scale > 0.0 && options.scale <= 8.0))
     fail(path, QStringLiteral("size %1×%2 at scale %3 is out of range (16–20000 pixels, scale ≤ 8)")
                    .arg(options.size.width())
                    .arg(options.size.height())
                    .arg(options.scale));
-  QList<AttentionMatrix> matrices;
-  for (HeatmapPlot* plot : plots) matrices << plot->matrix();
+}
 
-  QByteArray bytes;
-  switch (*format) {
+// PNG, PDF or SVG of the plots; std::nullopt for a format that is not a picture.
+std::optional<QByteArray> renderPicture(ExportFormat format, const QList<QCustomPlot*>& plots,
+                                        const ExportOptions& options) {
+  switch (format) {
     case ExportFormat::Png:
-      bytes = renderImage(plots, options);
-      break;
+      return renderImage(plots, options);
     case ExportFormat::Pdf:
-      bytes = renderPdf(plots, options);
-      break;
+      return renderPdf(plots, options);
     case ExportFormat::Svg:
-      bytes = renderSvg(plots, options);
-      break;
+      return renderSvg(plots, options);
     case ExportFormat::Csv:
-      bytes = matricesToCsv(matrices);
-      break;
     case ExportFormat::Json:
-      bytes = matricesToJson(matrices);
       break;
   }
+  return std::nullopt;
+}
+
+void save(const QString& path, const QByteArray& bytes) {
   const QFileInfo existing(path);
   if (existing.exists() && !existing.isFile())
     fail(path, existing.isDir() ? QStringLiteral("it is a directory")
@@ -207,6 +202,35 @@ void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
     done += n;
   }
   if (!file.commit()) fail(path, file.errorString());
+}
+
+}  // namespace
+
+void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
+                    const ExportOptions& options) {
+  const auto format = exportFormatFor(path);
+  if (!format)
+    fail(path, QStringLiteral("unknown file type '.%1' (use .png, .pdf, .svg, .csv or .json)")
+                   .arg(QFileInfo(path).suffix()));
+  if (plots.isEmpty()) fail(path, QStringLiteral("there is no heatmap to export"));
+  checkOptions(path, options);
+  QList<AttentionMatrix> matrices;
+  for (HeatmapPlot* plot : plots) matrices << plot->matrix();
+  const QList<QCustomPlot*> widgets(plots.begin(), plots.end());
+  std::optional<QByteArray> bytes = renderPicture(*format, widgets, options);
+  if (!bytes)
+    bytes = *format == ExportFormat::Csv ? matricesToCsv(matrices) : matricesToJson(matrices);
+  save(path, *bytes);
+}
+
+void exportPlot(QCustomPlot* plot, const QString& path, const ExportOptions& options) {
+  const auto format = exportFormatFor(path);
+  if (!format || *format == ExportFormat::Csv || *format == ExportFormat::Json)
+    fail(path, QStringLiteral("unknown picture type '.%1' (use .png, .pdf or .svg)")
+                   .arg(QFileInfo(path).suffix()));
+  if (plot == nullptr) fail(path, QStringLiteral("there is no plot to export"));
+  checkOptions(path, options);
+  save(path, *renderPicture(*format, {plot}, options));
 }
 
 }  // namespace attnscope::ui

@@ -10,6 +10,8 @@
 
 #include "attention_matrix.h"
 
+class QCustomPlot;
+
 namespace attnscope::ui {
 
 class HeatmapPlot;
@@ -29,6 +31,10 @@ struct ExportOptions {
 /// extension. Throws std::runtime_error with a one-line message naming the path.
 void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
                     const ExportOptions& options = {});
+
+/// Renders any one plot (the BLEU-by-length plot) as PNG, PDF or SVG, by the path's extension,
+/// as exportHeatmaps does. Throws std::runtime_error with a one-line message naming the path.
+void exportPlot(QCustomPlot* plot, const QString& path, const ExportOptions& options = {});
 
 /// The matrices alone as CSV or JSON text (for tests and the exporter).
 QByteArray matricesToCsv(const QList<AttentionMatrix>& matrices);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -15,6 +16,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+
+#ifdef ATTNSCOPE_WITH_UI
+#include <QFileInfo>
+
+#include "cli/headless_application.h"
+#include "exporter.h"
+#include "length_plot.h"
+#endif
 
 namespace attnscope::cli {
 namespace {
@@ -28,7 +37,48 @@ struct EvalOptions {
   bool by_length = false;
   bool metrics = false;
   bool json = false;
+  std::string plot;  // BLEU by length as a picture: .png, .svg or .pdf
 };
+
+// Checked before anything is decoded: a bad path must not cost a whole evaluation.
+void check_plot_path(const std::string& path) {
+  if (path.empty()) return;
+#ifdef ATTNSCOPE_WITH_UI
+  const QString suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower();
+  if (suffix != "png" && suffix != "svg" && suffix != "pdf")
+    throw std::invalid_argument("--plot '" + path +
+                                "': unknown picture type (use .png, .svg or .pdf)");
+  check_output_path(path);
+#else
+  throw std::invalid_argument(
+      "--plot needs the desktop build: this attnscope-cli was built without the UI "
+      "(cmake -DATTNSCOPE_BUILD_UI=OFF); build with Qt to draw plots");
+#endif
+}
+
+#ifdef ATTNSCOPE_WITH_UI
+// The seeds' figure: one line per model over the length buckets.
+void draw_plot(const std::vector<CorpusEvaluation>& all, const std::string& path) {
+  const auto app = headless_application();
+  QStringList buckets;
+  for (size_t b = 0; b < length_buckets().size(); ++b)
+    buckets << QString::fromStdString(length_buckets()[b].label()) +
+                   QStringLiteral("\n(%1)").arg(all.front().sentences_by_length[b]);
+  QList<ui::LengthSeries> series;
+  for (const auto& e : all) {
+    ui::LengthSeries s{QString::fromStdString(e.model), {}};
+    for (size_t b = 0; b < e.bleu_by_length.size(); ++b)
+      s.bleu << (e.sentences_by_length[b] == 0 ? std::nan("") : e.bleu_by_length[b].bleu);
+    series << s;
+  }
+  ui::LengthPlot plot;
+  plot.resize(800, 520);
+  plot.setSeries(buckets, series);
+  ui::ExportOptions options;
+  options.size = QSize(800, 520);
+  ui::exportPlot(&plot, QString::fromStdString(path), options);
+}
+#endif
 
 std::vector<std::string> model_paths(const EvalOptions& o) {
   std::vector<std::string> paths;
@@ -136,6 +186,7 @@ int run(const EvalOptions& o) {
   if (sources.size() != references.size())
     ATTNSCOPE_THROW_INVALID_ARGUMENT("'", o.source, "' has ", sources.size(), " lines but '",
                                      o.reference, "' has ", references.size());
+  check_plot_path(o.plot);
   TranslationOptions options;
   options.beam_size = o.beam;
   options.unknown_words = o.unknown_words;
@@ -151,6 +202,9 @@ int run(const EvalOptions& o) {
         ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write the output: ", std::strerror(errno));
     }
   }
+#ifdef ATTNSCOPE_WITH_UI
+  if (!o.plot.empty()) draw_plot(all, o.plot);
+#endif
   if (o.json) {
     nlohmann::json models = nlohmann::json::array();
     for (const auto& e : all) models.push_back(evaluation_json(e));
@@ -182,6 +236,8 @@ Action add_eval_command(CLI::App& app) {
   app.add_flag("--metrics", o->metrics,
                "attention entropy, </s> sink, diagonality and coverage spread");
   app.add_flag("--json", o->json, "everything as one JSON object");
+  app.add_option("--plot", o->plot,
+                 "draw BLEU by source length, one line per model, to FILE (.png, .svg or .pdf)");
   add_unknown_words_option(app, o->unknown_words);
   add_threads_option(app, o->threads);
   return [o] { return run(*o); };

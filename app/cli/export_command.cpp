@@ -15,10 +15,10 @@
 
 #ifdef ATTNSCOPE_WITH_UI
 #include <QApplication>
-#include <QDir>
 #include <QFileInfo>
 
 #include "attention_matrix.h"
+#include "cli/headless_application.h"
 #include "exporter.h"
 #include "heatmap_plot.h"
 #endif
@@ -104,36 +104,11 @@ ModelList models_to_export(const ExportCommand& c) {
   return models;
 }
 
-// The plots are widgets: they need a QApplication, which needs a platform even without a display.
-std::unique_ptr<QApplication> headless_application() {
-  if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
-      qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-  // Qt's warnings (no XDG_RUNTIME_DIR under a plain shell, offscreen plugin notes) are not the
-  // user's business here; real failures arrive as exceptions with their own message.
-  qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& text) {
-    if (type == QtCriticalMsg || type == QtFatalMsg) fprintf(stderr, "%s\n", qPrintable(text));
-  });
-  static int argc = 1;
-  static char name[] = "attnscope-cli";
-  static char* argv[] = {name, nullptr};
-  return std::make_unique<QApplication>(argc, argv);
-}
-
 int run(const ExportCommand& c) {
   if (!ui::exportFormatFor(QString::fromStdString(c.out)))
     throw std::invalid_argument("cannot export to '" + c.out +
                                 "': unknown file type (use .png, .pdf, .svg, .csv or .json)");
-  // Checked before any model is loaded; and the exporter's save renames over whatever is at
-  // the path, which must never be a device or a FIFO.
-  const QFileInfo out(QString::fromStdString(c.out));
-  if (out.exists() && !out.isFile())
-    throw std::invalid_argument(
-        "cannot export to '" + c.out +
-        "': " + (out.isDir() ? "it is a directory" : "it exists and is not a regular file"));
-  if (!out.absoluteDir().exists())
-    throw std::invalid_argument("cannot export to '" + c.out + "': folder '" +
-                                out.absolutePath().toStdString() + "' does not exist");
+  check_output_path(c.out);
   // The input is read (or the models found) before Qt starts, so its errors come first.
   std::optional<AttentionFile> file;
   ModelList models;

@@ -141,6 +141,23 @@ TEST(CliScriptedModel, EvalMeasuresSeveralModelsByLengthAndAttention) {
   EXPECT_GT(metrics["entropy"].get<double>(), 0.0);
   // The sharper heads average into a different matrix: the measures tell the models apart.
   EXPECT_NE(j["models"][1]["metrics"]["entropy"], metrics["entropy"]);
+
+  // --plot draws BLEU by length; a path that cannot take a picture fails before decoding.
+  const std::string png = folder + "/by-length.png";
+  const std::vector<std::string> plot = {"eval", "--model", copy, "--model", heads, "--src",
+                                         src,    "--ref",   src,  "--plot",  png};
+  if (ATTNSCOPE_CLI_HAS_UI) {
+    expect_success(run_cli(plot));
+    EXPECT_EQ(testing::read_bytes(png).substr(0, 8), "\x89PNG\r\n\x1a\n");
+    expect_clean_error(run_cli({"eval", "--model", copy, "--src", src, "--ref", src, "--plot",
+                                folder + "/by-length.csv"}),
+                       {"--plot", "by-length.csv", "unknown picture type"});
+    expect_clean_error(run_cli({"eval", "--model", copy, "--src", src, "--ref", src, "--plot",
+                                folder + "/missing/plot.png"}),
+                       {"folder", "does not exist"});
+  } else {
+    expect_clean_error(run_cli(plot), {"--plot needs the desktop build"});
+  }
 }
 
 // align: the toy attends most to the source word it copies, so its links are the diagonal.

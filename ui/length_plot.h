@@ -1,0 +1,30 @@
+#pragma once
+// BLEU by source length, one line per model: the figure of Bahdanau et al. (2015, Fig. 2) that
+// shows a model without attention falling off as sentences grow. Drawn for `attnscope-cli eval
+// --plot` and, later, the app's Corpus tab.
+#include <qcustomplot.h>
+
+#include <QStringList>
+#include <QVector>
+
+namespace attnscope::ui {
+
+struct LengthSeries {
+  QString model;
+  QVector<double> bleu;  // one per bucket; NaN where the bucket holds no sentence
+};
+
+class LengthPlot : public QCustomPlot {
+  Q_OBJECT
+ public:
+  explicit LengthPlot(QWidget* parent = nullptr);
+
+  /// `buckets`: the x axis' labels ("1–10 (345)"); each series one line with a point per bucket.
+  void setSeries(const QStringList& buckets, const QList<LengthSeries>& series);
+  const QList<LengthSeries>& series() const { return series_; }
+
+ private:
+  QList<LengthSeries> series_;
+};
+
+}  // namespace attnscope::ui
