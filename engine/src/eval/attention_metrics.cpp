@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "attnscope/errors.h"
+#include "attnscope/translation.h"
 
 namespace attnscope {
 namespace {
@@ -27,13 +28,8 @@ void AttentionMetrics::add(const std::vector<std::vector<float>>& attention, int
   std::vector<double> received(columns, 0.0);
   for (size_t t = 0; t < rows; ++t) {
     const auto& row = attention[t];
-    double entropy = 0.0;
-    for (size_t j = 0; j < columns; ++j) {
-      // 0·log 0 = 0; a negative weight (not a distribution) counts as none.
-      if (row[j] > 0.0f) entropy -= row[j] * std::log(static_cast<double>(row[j]));
-      received[j] += row[j];
-    }
-    entropy_sum += entropy;
+    for (size_t j = 0; j < columns; ++j) received[j] += row[j];
+    entropy_sum += attention_entropy(row);  // the step panel's measure, in nats
     const auto peak = static_cast<size_t>(std::max_element(row.begin(), row.end()) - row.begin());
     diagonality_sum +=
         std::abs(static_cast<double>(peak) / columns - static_cast<double>(t) / rows);

@@ -18,15 +18,14 @@ std::vector<std::vector<int>> tokens_of_words(const std::vector<std::string>& wo
   if (!token_groups.empty() && tokens[token_groups.back().front()] == t.end_token)
     token_groups.pop_back();
   std::vector<std::vector<int>> result(words.size());
-  size_t next = 0;
+  size_t next = 0, expected = 0;
   for (size_t w = 0; w < words.size(); ++w) {
     // The tokenizer splits within a word only, never across the spaces between words.
     const size_t count = tokenizer == "whitespace" ? 1 : tokenize(words[w]).size();
+    expected += count;
     for (size_t k = 0; k < count && next < token_groups.size(); ++k, ++next)
       result[w].insert(result[w].end(), token_groups[next].begin(), token_groups[next].end());
   }
-  size_t expected = 0;
-  for (const auto& word : words) expected += tokenizer == "whitespace" ? 1 : tokenize(word).size();
   if (next != token_groups.size() || (next < expected && !truncated))
     ATTNSCOPE_THROW_INVALID_ARGUMENT("the ", side, " words split into ", expected,
                                      " tokens one by one but into ", token_groups.size(),
