@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Trains the six shipped English->German models on Multi30k, two at a time with one thread each
-# (on two cores that is ~1.5x the throughput of one run with two threads). Resumable: run it
+# Trains the seven shipped English->German models (six score functions and `none`, the baseline
+# without attention) on Multi30k, two at a time with one thread each (on two cores that is ~1.5x
+# the throughput of one run with two threads). Resumable: run it
 # again after an interruption and every model continues from its last finished epoch.
 # A finished word model is copied to resources/models/.
 #
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 data=${1:-../shared/data/multi30k}
 shift || true
 scores=("$@")
-[ ${#scores[@]} -gt 0 ] || scores=(additive general dot scaled_dot cosine location)
+[ ${#scores[@]} -gt 0 ] || scores=(additive general dot scaled_dot cosine location none)
 mkdir -p runs
 subwords=${SUBWORDS:-0}
 # A private copy named by its checksum, so rebuilding the project neither pulls the binary from

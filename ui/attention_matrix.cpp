@@ -38,6 +38,7 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
                                                  const QString& title, const AttentionView& view) {
   AttentionMatrix m;
   m.title = title;
+  m.noAttention = !translation.has_attention;
   const std::vector<std::vector<float>> rows = translation.attention_for(view.choice);
   if (!view.words || translation.subword_marker.empty()) {
     for (const auto& token : translation.source.tokens)
@@ -84,6 +85,8 @@ AttentionMatrix AttentionMatrix::fromAttentionFile(const AttentionFile& file) {
 AttentionMatrix AttentionMatrix::difference(const AttentionMatrix& a, const AttentionMatrix& b) {
   if (a.sourceTokens != b.sourceTokens || a.targetTokens != b.targetTokens)
     throw std::invalid_argument("a difference needs two heatmaps with the same tokens");
+  if (a.noAttention || b.noAttention || a.rows() != b.rows())
+    throw std::invalid_argument("a difference needs the attention of both heatmaps");
   AttentionMatrix d = a;
   d.title = a.title + QString::fromUtf8(" − ") + b.title;
   d.copiedFrom.clear();  // a's copies say nothing about the difference of two attentions

@@ -31,6 +31,8 @@ struct AttentionMatrix {
   // when nothing was copied.
   QVector<int> copiedFrom;
   QStringList copyNotes;
+  // The model has no attention (the `none` baseline): tokens, no weights; views say so.
+  bool noAttention = false;
 
   int rows() const { return static_cast<int>(weights.size()); }
   int columns() const { return static_cast<int>(sourceTokens.size()); }
@@ -59,7 +61,7 @@ struct AttentionMatrix {
   /// A matrix read from a file; the title is the file's own (a JSON export's model), and says
   /// how possible links are drawn when the file has any.
   static AttentionMatrix fromAttentionFile(const AttentionFile& file);
-  /// a − b cell by cell; both must share their axes.
+  /// a − b cell by cell; both must share their axes and have attention.
   static AttentionMatrix difference(const AttentionMatrix& a, const AttentionMatrix& b);
 };
 

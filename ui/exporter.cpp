@@ -36,15 +36,6 @@ void renderGrid(QCPPainter& painter, const QList<QCustomPlot*>& plots, const QSi
   }
 }
 
-QString csvField(const QString& text) {
-  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-      !text.contains(QLatin1Char('\n')))
-    return text;
-  QString quoted = text;
-  quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
-  return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
 QByteArray renderImage(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
   QImage image(QSize(std::lround(o.size.width() * o.scale), std::lround(o.size.height() * o.scale)),
                QImage::Format_ARGB32);
@@ -102,6 +93,15 @@ std::optional<ExportFormat> exportFormatFor(const QString& path) {
   if (suffix == "csv") return ExportFormat::Csv;
   if (suffix == "json") return ExportFormat::Json;
   return std::nullopt;
+}
+
+QString csvField(const QString& text) {
+  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+      !text.contains(QLatin1Char('\n')))
+    return text;
+  QString quoted = text;
+  quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+  return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
 QByteArray matricesToCsv(const QList<AttentionMatrix>& matrices) {
@@ -187,7 +187,9 @@ std::optional<QByteArray> renderPicture(ExportFormat format, const QList<QCustom
   return std::nullopt;
 }
 
-void save(const QString& path, const QByteArray& bytes) {
+}  // namespace
+
+void saveExport(const QString& path, const QByteArray& bytes) {
   const QFileInfo existing(path);
   if (existing.exists() && !existing.isFile())
     fail(path, existing.isDir() ? QStringLiteral("it is a directory")
@@ -204,8 +206,6 @@ void save(const QString& path, const QByteArray& bytes) {
   if (!file.commit()) fail(path, file.errorString());
 }
 
-}  // namespace
-
 void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
                     const ExportOptions& options) {
   const auto format = exportFormatFor(path);
@@ -218,9 +218,13 @@ void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
   for (HeatmapPlot* plot : plots) matrices << plot->matrix();
   const QList<QCustomPlot*> widgets(plots.begin(), plots.end());
   std::optional<QByteArray> bytes = renderPicture(*format, widgets, options);
-  if (!bytes)
+  if (!bytes) {
+    // A picture says "no attention" for the baseline; the data files leave it out.
+    matrices.removeIf([](const AttentionMatrix& m) { return m.noAttention; });
+    if (matrices.isEmpty()) fail(path, QStringLiteral("the model has no attention to export"));
     bytes = *format == ExportFormat::Csv ? matricesToCsv(matrices) : matricesToJson(matrices);
-  save(path, *bytes);
+  }
+  saveExport(path, *bytes);
 }
 
 void exportPlot(QCustomPlot* plot, const QString& path, const ExportOptions& options) {
@@ -230,7 +234,7 @@ void exportPlot(QCustomPlot* plot, const QString& path, const ExportOptions& opt
                    .arg(QFileInfo(path).suffix()));
   if (plot == nullptr) fail(path, QStringLiteral("there is no plot to export"));
   checkOptions(path, options);
-  save(path, *renderPicture(*format, {plot}, options));
+  saveExport(path, *renderPicture(*format, {plot}, options));
 }
 
 }  // namespace attnscope::ui

@@ -36,6 +36,13 @@ void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
 /// as exportHeatmaps does. Throws std::runtime_error with a one-line message naming the path.
 void exportPlot(QCustomPlot* plot, const QString& path, const ExportOptions& options = {});
 
+/// Writes `bytes` to `path` as every export does: under a temporary name renamed when complete.
+/// Throws std::runtime_error with a one-line message naming the path.
+void saveExport(const QString& path, const QByteArray& bytes);
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+QString csvField(const QString& text);
+
 /// The matrices alone as CSV or JSON text (for tests and the exporter).
 QByteArray matricesToCsv(const QList<AttentionMatrix>& matrices);
 QByteArray matricesToJson(const QList<AttentionMatrix>& matrices);

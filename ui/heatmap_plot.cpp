@@ -49,7 +49,6 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   placeholder_ = new QCPItemText(this);
   placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
   placeholder_->position->setCoords(0.5, 0.5);
-  placeholder_->setText(tr("Type a sentence and press Enter"));
   applyPalette();
   setMatrix({});
 }
@@ -120,7 +119,11 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   if (rows == 0) map_->data()->fill(0.0);
   map_->setVisible(rows > 0);
   if (!fixedRange_) map_->setDataRange(QCPRange(0.0, highest > 0 ? highest : 1.0));
-  placeholder_->setVisible(columns == 0);
+  // The baseline without attention has its tokens but nothing to draw between them.
+  placeholder_->setText(matrix.noAttention ? tr("No attention: this model reads one fixed context\n"
+                                                "(the encoder's final states) at every step")
+                                           : tr("Type a sentence and press Enter"));
+  placeholder_->setVisible(columns == 0 || matrix.noAttention);
   rebuildTicks();
   rebuildValueLabels();
   rebuildCopyFrames();

@@ -27,6 +27,25 @@ LengthPlot::LengthPlot(QWidget* parent) : QCustomPlot(parent) {
   axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 }
 
+void LengthPlot::setEvaluations(const QStringList& names,
+                                const std::vector<CorpusEvaluation>& evaluations) {
+  QStringList buckets;
+  for (size_t b = 0; b < length_buckets().size(); ++b) {
+    const size_t sentences = evaluations.empty() ? 0 : evaluations.front().sentences_by_length[b];
+    buckets << QString::fromStdString(length_buckets()[b].label()) +
+                   QStringLiteral("\n(%1)").arg(sentences);
+  }
+  QList<LengthSeries> series;
+  for (size_t m = 0; m < evaluations.size(); ++m) {
+    const CorpusEvaluation& e = evaluations[m];
+    LengthSeries s{names.value(static_cast<int>(m), QString::fromStdString(e.model)), {}};
+    for (size_t b = 0; b < e.bleu_by_length.size(); ++b)
+      s.bleu << (e.sentences_by_length[b] == 0 ? std::nan("") : e.bleu_by_length[b].bleu);
+    series << s;
+  }
+  setSeries(buckets, series);
+}
+
 void LengthPlot::setSeries(const QStringList& buckets, const QList<LengthSeries>& series) {
   series_ = series;
   clearGraphs();

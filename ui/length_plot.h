@@ -1,11 +1,13 @@
 #pragma once
 // BLEU by source length, one line per model: the figure of Bahdanau et al. (2015, Fig. 2) that
 // shows a model without attention falling off as sentences grow. Drawn for `attnscope-cli eval
-// --plot` and, later, the app's Corpus tab.
+// --plot` and in the app's Corpus tab.
+#include <attnscope/corpus_evaluation.h>
 #include <qcustomplot.h>
 
 #include <QStringList>
 #include <QVector>
+#include <vector>
 
 namespace attnscope::ui {
 
@@ -21,6 +23,8 @@ class LengthPlot : public QCustomPlot {
 
   /// `buckets`: the x axis' labels ("1–10 (345)"); each series one line with a point per bucket.
   void setSeries(const QStringList& buckets, const QList<LengthSeries>& series);
+  /// One line per evaluation, named by `names`; the buckets labelled with their sentence counts.
+  void setEvaluations(const QStringList& names, const std::vector<CorpusEvaluation>& evaluations);
   const QList<LengthSeries>& series() const { return series_; }
 
  private:

@@ -37,18 +37,20 @@
 #include "colormaps.h"
 #include "compare_view.h"
 #include "copied_words.h"
+#include "corpus_view.h"
 #include "decoding_controller.h"
 #include "export_size_dialog.h"
 #include "heads_view.h"
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
+#include "length_plot.h"
 #include "step_panel.h"
 
 namespace attnscope::ui {
 namespace {
 
 // The pages of the tab widget and the entries of the search box, in the order they are added.
-enum class Tab { Translation = 0, Compare = 1, Heads = 2 };
+enum class Tab { Translation = 0, Compare = 1, Heads = 2, Corpus = 3 };
 enum class Search { Greedy = 0, Beam = 1 };
 
 }  // namespace
@@ -185,6 +187,10 @@ void MainWindow::createWidgets() {
   tabs_->setTabEnabled(static_cast<int>(Tab::Heads), false);  // until a model has several
   tabs_->setTabToolTip(static_cast<int>(Tab::Heads),
                        tr("Every head of one layer, for models with several heads"));
+  corpus_ = new CorpusView(this);
+  tabs_->addTab(corpus_, tr("Corpus"));
+  tabs_->setTabToolTip(static_cast<int>(Tab::Corpus),
+                       tr("A test set through several models: BLEU by length, attention figures"));
 
   auto* inputRow = new QHBoxLayout;
   auto* translateButton = new QPushButton(tr("Translate"), this);
@@ -240,6 +246,13 @@ void MainWindow::createWidgets() {
     if (static_cast<Tab>(index) == Tab::Compare) requestCompare();
   });
   connect(compare_, &CompareView::compareRequested, this, &MainWindow::requestCompare);
+  connect(corpus_, &CorpusView::errorOccurred, this, &MainWindow::showError);
+  connect(corpus_, &CorpusView::openSentence, this,
+          [this](const QString& key, const QString& sentence) {
+            models_->setCurrentText(key);
+            showCompare(false);
+            translateSentence(sentence);
+          });
 }
 
 void MainWindow::createActions() {
@@ -362,6 +375,14 @@ void MainWindow::listModels(const QStringList& keys) {
     models_->insertItems(0, keys);  // before any model file opened meanwhile
   }
   compare_->setModels(keys);
+  QList<QPair<QString, QString>> files;
+  for (const QString& key : keys) {
+    try {  // the worker found them a moment ago; one removed since is left out
+      files << qMakePair(key, QString::fromStdString(resolve_model(key.toStdString())));
+    } catch (const std::exception&) {
+    }
+  }
+  corpus_->setModels(files);
   if (keys.isEmpty())
     statusBar()->showMessage(tr("No shipped models found: open one with File > Open model"));
   runDeferred();
@@ -391,6 +412,12 @@ int MainWindow::beamSize() const {
 
 void MainWindow::selectModel(const QString& key) {
   whenReady([this, key] { models_->setCurrentText(key); });
+}
+
+void MainWindow::runCorpus(const QString& source, const QString& reference) {
+  tabs_->setCurrentWidget(corpus_);
+  corpus_->setFiles(source, reference);
+  whenReady([this] { corpus_->run(); });
 }
 
 void MainWindow::showCompare(bool compare) {
@@ -638,6 +665,7 @@ void MainWindow::showModelInfo() {
                 .arg(m.attention_layers)
                 .arg(m.attention_heads)
                 .arg(m.subword_marker.empty() ? QString() : tr(", subwords"));
+  if (!m.has_attention) extra += tr(" · no attention (baseline)");
   const QString kind = QString::fromStdString(m.config.score.empty() ? m.name : m.config.score);
   // A toy module's few thousand parameters would read "0.0M".
   const QString parameters = m.parameters >= 100000 ? tr("%1M").arg(m.parameters / 1e6, 0, 'f', 1)
@@ -661,6 +689,7 @@ void MainWindow::addModelFile(const QString& path, const ModelInfo& info) {
     key += QStringLiteral(" (%1)").arg(QFileInfo(path).absolutePath());
   post([w = worker_, key, path] { w->registerModel(key, path); });
   infos_.insert(key, info);
+  corpus_->addModel(key, path);
   models_->addItem(key);
   models_->setCurrentText(key);
   Q_EMIT modelOpened(key);
@@ -712,7 +741,13 @@ void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
                                     : tab == Tab::Heads ? heads_->plots()
                                                         : QList<HeatmapPlot*>{heatmap_};
   try {
-    exportHeatmaps(plots, path, o);
+    const auto format = exportFormatFor(path);
+    if (tab == Tab::Corpus && (format == ExportFormat::Csv || format == ExportFormat::Json))
+      corpus_->exportTables(path);  // the Corpus tab: its tables, or its plot
+    else if (tab == Tab::Corpus)
+      corpus_->exportPlot(path, o);
+    else
+      exportHeatmaps(plots, path, o);
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
   } catch (const std::exception& e) {
     showError(QString::fromStdString(e.what()));
@@ -732,9 +767,10 @@ void MainWindow::exportDialog() {
   settings.setValue(QStringLiteral("exportFolder"), QFileInfo(path).absolutePath());
   ExportOptions options;
   const auto tab = static_cast<Tab>(tabs_->currentIndex());
-  const QWidget* shown = tab == Tab::Compare ? static_cast<QWidget*>(compare_)
-                         : tab == Tab::Heads ? static_cast<QWidget*>(heads_)
-                                             : heatmap_;
+  const QWidget* shown = tab == Tab::Compare  ? static_cast<QWidget*>(compare_)
+                         : tab == Tab::Heads  ? static_cast<QWidget*>(heads_)
+                         : tab == Tab::Corpus ? static_cast<QWidget*>(corpus_->plot())
+                                              : heatmap_;
   options.size = shown->size();
   const auto format = exportFormatFor(path);
   if (format == ExportFormat::Png || format == ExportFormat::Pdf || format == ExportFormat::Svg) {

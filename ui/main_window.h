@@ -23,6 +23,7 @@ namespace attnscope::ui {
 
 class AttentionViewControls;
 class CompareView;
+class CorpusView;
 class HeadsView;
 class DecodingController;
 class HeatmapPlot;
@@ -48,6 +49,9 @@ class MainWindow : public QMainWindow {
   /// Exports the current heatmap, or the compare grid when that tab is shown.
   void exportTo(const QString& path, const ExportOptions& options);
   void selectModel(const QString& key);
+  /// Shows the Corpus tab and runs every listed model on `source` (BLEU against `reference`
+  /// when given), once the models are listed.
+  void runCorpus(const QString& source, const QString& reference);
   void showCompare(bool compare);
 
   // For tests and the benchmark: the widgets as they are.
@@ -56,6 +60,7 @@ class MainWindow : public QMainWindow {
   StepPanel* stepPanel() const { return stepPanel_; }
   CompareView* compareView() const { return compare_; }
   HeadsView* headsView() const { return heads_; }
+  CorpusView* corpusView() const { return corpus_; }
   AttentionViewControls* viewControls() const { return viewControls_; }
   QTabWidget* tabs() const { return tabs_; }
   QComboBox* modelBox() const { return models_; }
@@ -138,6 +143,7 @@ class MainWindow : public QMainWindow {
   QAction* copyUnknown_ = nullptr;
   QLabel* modelStatus_ = nullptr;
   CompareView* compare_ = nullptr;
+  CorpusView* corpus_ = nullptr;
   HeadsView* heads_ = nullptr;
   AttentionViewControls* viewControls_ = nullptr;
   QAction* playAction_ = nullptr;

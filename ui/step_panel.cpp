@@ -45,6 +45,10 @@ void StepPanel::showStep(const Step* step, int index, const QStringList& sourceT
                         .arg(step->forced ? tr(", forced") : QString()));
   candidates_->setCandidates(step->candidates, token);
   bars_->setRow(sourceTokens, step->attention);
+  if (step->attention.empty()) {  // the baseline without attention: no row, no entropy
+    entropy_->setText(tr("No attention: this model reads one fixed context at every step."));
+    return;
+  }
   const double uniform = std::log(std::max<qsizetype>(1, sourceTokens.size()));
   entropy_->setText(tr("Attention entropy: %1 nats (uniform: %2)")
                         .arg(step->entropy, 0, 'f', 3)

@@ -42,6 +42,9 @@ int run(const AlignOptions& o) {
                                        "' has ", sources.size());
   }
   const Translator translator(o.model.path());
+  if (!translator.info().has_attention)
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("model '", translator.info().name,
+                                     "' has no attention to align words with");
   AlignmentScore score;
   for (size_t i = 0; i < sources.size(); ++i) {
     WordAttention words;

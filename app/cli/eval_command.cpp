@@ -60,20 +60,11 @@ void check_plot_path(const std::string& path) {
 // The seeds' figure: one line per model over the length buckets.
 void draw_plot(const std::vector<CorpusEvaluation>& all, const std::string& path) {
   const auto app = headless_application();
-  QStringList buckets;
-  for (size_t b = 0; b < length_buckets().size(); ++b)
-    buckets << QString::fromStdString(length_buckets()[b].label()) +
-                   QStringLiteral("\n(%1)").arg(all.front().sentences_by_length[b]);
-  QList<ui::LengthSeries> series;
-  for (const auto& e : all) {
-    ui::LengthSeries s{QString::fromStdString(e.model), {}};
-    for (size_t b = 0; b < e.bleu_by_length.size(); ++b)
-      s.bleu << (e.sentences_by_length[b] == 0 ? std::nan("") : e.bleu_by_length[b].bleu);
-    series << s;
-  }
   ui::LengthPlot plot;
   plot.resize(800, 520);
-  plot.setSeries(buckets, series);
+  QStringList names;
+  for (const auto& e : all) names << QString::fromStdString(e.model);
+  plot.setEvaluations(names, all);
   ui::ExportOptions options;
   options.size = QSize(800, 520);
   ui::exportPlot(&plot, QString::fromStdString(path), options);
@@ -136,8 +127,12 @@ void print_metrics(const std::vector<CorpusEvaluation>& all) {
               width, "model", "entropy", "</s> sink", "diagonality", "coverage spread");
   for (const auto& e : all) {
     const AttentionMetrics& m = e.attention;
-    std::printf("%-*s  %12.3f  %12.3f  %12.3f  %15.3f\n", width, e.model.c_str(), m.mean_entropy(),
-                m.mean_end_sink(), m.mean_diagonality(), m.mean_coverage_spread());
+    if (!e.has_attention)
+      std::printf("%-*s  %12s  %12s  %12s  %15s\n", width, e.model.c_str(), "-", "-", "-", "-");
+    else
+      std::printf("%-*s  %12.3f  %12.3f  %12.3f  %15.3f\n", width, e.model.c_str(),
+                  m.mean_entropy(), m.mean_end_sink(), m.mean_diagonality(),
+                  m.mean_coverage_spread());
   }
 }
 
@@ -166,6 +161,13 @@ nlohmann::json evaluation_json(const CorpusEvaluation& e) {
          {"bleu", e.bleu_by_length[b].bleu}});
   }
   const AttentionMetrics& m = e.attention;
+  // A model without attention has no figures to give: null, not zeros that read as a result.
+  const nlohmann::json metrics = e.has_attention
+                                     ? nlohmann::json{{"entropy", m.mean_entropy()},
+                                                      {"eos_sink", m.mean_end_sink()},
+                                                      {"diagonality", m.mean_diagonality()},
+                                                      {"coverage_spread", m.mean_coverage_spread()}}
+                                     : nlohmann::json();
   return {{"model", e.model},
           {"beam", e.beam_size},
           {"unk", e.unknown_words == UnknownWords::kCopy ? "copy" : "keep"},
@@ -173,11 +175,7 @@ nlohmann::json evaluation_json(const CorpusEvaluation& e) {
           {"bleu", bleu_json(e.bleu)},
           {"unknown_words", unknown},
           {"by_length", by_length},
-          {"metrics",
-           {{"entropy", m.mean_entropy()},
-            {"eos_sink", m.mean_end_sink()},
-            {"diagonality", m.mean_diagonality()},
-            {"coverage_spread", m.mean_coverage_spread()}}}};
+          {"metrics", metrics}};
 }
 
 int run(const EvalOptions& o) {

@@ -39,15 +39,17 @@ nlohmann::json head_attention(const Translation& t) {
 }
 
 std::string to_json_line(const std::string& sentence, const Translation& t) {
-  nlohmann::json j = {{"source", sentence},
-                      {"source_tokens", t.source.tokens},
-                      {"unknown_words", t.source.unknown_words},
-                      {"truncated", t.source.truncated},
-                      {"translation", t.text()},
-                      {"tokens", t.tokens},
-                      {"probabilities", t.probabilities},
-                      {"attention", t.attention},
-                      {"score", t.score}};
+  nlohmann::json j = {
+      {"source", sentence},
+      {"source_tokens", t.source.tokens},
+      {"unknown_words", t.source.unknown_words},
+      {"truncated", t.source.truncated},
+      {"translation", t.text()},
+      {"tokens", t.tokens},
+      {"probabilities", t.probabilities},
+      // null, not [], for a model without attention (the `none` baseline)
+      {"attention", t.has_attention ? nlohmann::json(t.attention) : nlohmann::json()},
+      {"score", t.score}};
   // Which output tokens are source words copied in place of "<unk>", and from where.
   nlohmann::json copied = nlohmann::json::array(), copied_from = nlohmann::json::array();
   for (const CopiedWord& c : t.copied) {

@@ -1,6 +1,7 @@
 // attnscope: the desktop app. `attnscope "A sentence."` starts with it translated;
 // `attnscope model.attnmodel` opens that model too; `attnscope --open FILE` shows an attention
-// file another tool wrote.
+// file another tool wrote; `attnscope --corpus test.en --corpus-ref test.de` measures a test set
+// in the Corpus tab.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -54,8 +55,16 @@ int main(int argc, char** argv) {
                                       QStringLiteral("N"));
   const QCommandLineOption oneBasedOption(QStringLiteral("one-based"),
                                           QStringLiteral("Pharaoh indices start at 1"));
+  const QCommandLineOption corpusOption(
+      QStringLiteral("corpus"),
+      QStringLiteral("run every model on these source sentences in the Corpus tab"),
+      QStringLiteral("FILE"));
+  const QCommandLineOption corpusReferenceOption(
+      QStringLiteral("corpus-ref"), QStringLiteral("their reference translations, for BLEU"),
+      QStringLiteral("FILE"));
   parser.addOptions({compareOption, stepOption, scoreOption, modelOption, openOption, formatOption,
-                     srcOption, tgtOption, srcTextOption, lineOption, oneBasedOption});
+                     srcOption, tgtOption, srcTextOption, lineOption, oneBasedOption, corpusOption,
+                     corpusReferenceOption});
   parser.addPositionalArgument(
       QStringLiteral("sentence"),
       QStringLiteral("an English sentence to translate at start, or a model file to open "
@@ -96,6 +105,8 @@ int main(int argc, char** argv) {
   if (parser.isSet(scoreOption)) window.selectModel(parser.value(scoreOption));
   if (parser.isSet(compareOption)) window.showCompare(true);
   if (parser.isSet(openOption)) window.openAttentionFile(parser.value(openOption), fileOptions);
+  if (parser.isSet(corpusOption))
+    window.runCorpus(parser.value(corpusOption), parser.value(corpusReferenceOption));
   const QString sentence = words.join(QLatin1Char(' '));
   if (!sentence.isEmpty() && parser.isSet(stepOption))
     window.stepSentence(sentence, std::max(0, parser.value(stepOption).toInt()));

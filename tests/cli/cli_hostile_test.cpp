@@ -1,6 +1,7 @@
 // The real attnscope-cli binary against hostile input: every case ends in bounded time with
 // exit code 0 and the promised output, or a non-zero exit code and one line on stderr naming
 // the input and the problem. Never a signal, a hang or a half-written file.
+#include <attnscope/score_functions.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -508,6 +509,33 @@ TEST_F(CliTrain, ResumeWithOtherFlagsIsRefusedNamingEachDifference) {
                                      "score function: \"additive\" in the state, \"dot\" now",
                                      "hidden size: 8 in the state, 16 now"});
   EXPECT_EQ(read_bytes(out + ".state"), state);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The baseline without attention: usable everywhere, no attention figures anywhere
+
+TEST(CliNoAttention, TranslatesAndEvaluatesWithoutAttentionAndAlignRefusesIt) {
+  const std::string none = testing::random_model_file(kNoAttention);
+  const Outcome json = run_cli({"translate", "--json", "--model", none, "--threads", "1", "a b c"});
+  expect_success(json);
+  const nlohmann::json line = nlohmann::json::parse(json.out);
+  EXPECT_TRUE(line.at("attention").is_null());
+  EXPECT_FALSE(line.at("tokens").empty());
+
+  const std::string folder = testing::temporary_folder();
+  const std::string src = write_bytes(folder, "src.txt", "a b c\nd e\n");
+  const std::string ref = write_bytes(folder, "ref.txt", "a b c\nd e\n");
+  const Outcome eval = run_cli({"eval", "--model", none, "--src", src, "--ref", ref, "--metrics",
+                                "--json", "--threads", "1"});
+  expect_success(eval);
+  const nlohmann::json result = nlohmann::json::parse(eval.out).at("models").at(0);
+  EXPECT_TRUE(result.at("metrics").is_null());
+  EXPECT_TRUE(result.at("bleu").at("bleu").is_number());
+
+  const Outcome align =
+      run_cli({"align", "--model", none, "--src", src, "--tgt", ref, "--threads", "1"});
+  expect_clean_error(align, {"has no attention"});
+  EXPECT_TRUE(align.out.empty());
 }
 
 }  // namespace

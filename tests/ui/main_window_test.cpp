@@ -37,7 +37,7 @@ class MainWindowTest : public QObject {
   void steppingAddsAndRemovesRows();
   void forcingACandidateChangesTheToken();
   void switchingScoreFunctionChangesTheMatrix();
-  void compareGridHoldsSixPlotsAndCommonTargetSharesAxes();
+  void compareGridHoldsAPlotPerModelAndCommonTargetSharesAxes();
   void exportWritesValidFilesOfTheRequestedSize();
   void corruptModelShowsErrorAndWindowStaysUsable();
   void historyWalksBackAndForth();
@@ -160,13 +160,14 @@ void MainWindowTest::switchingScoreFunctionChangesTheMatrix() {
   QCOMPARE(window_->controller()->snapshot()->modelKey, QString("location"));
 }
 
-void MainWindowTest::compareGridHoldsSixPlotsAndCommonTargetSharesAxes() {
+void MainWindowTest::compareGridHoldsAPlotPerModelAndCommonTargetSharesAxes() {
   typeAndTranslate("a b c");
   QSignalSpy compared(window_.get(), &MainWindow::compareUpdated);
   window_->showCompare(true);
   QVERIFY(compared.wait(10000));
   CompareView* view = window_->compareView();
-  QCOMPARE(view->plots().size(), 6);
+  const auto models = static_cast<int>(attnscope::score_function_names().size());
+  QCOMPARE(view->plots().size(), models);
   view->setMode(CompareTarget::Kind::ModelOutput);
   QVERIFY(compared.wait(10000));
   const AttentionMatrix& first = view->plots().front()->matrix();
@@ -178,13 +179,19 @@ void MainWindowTest::compareGridHoldsSixPlotsAndCommonTargetSharesAxes() {
     QCOMPARE(plot->dataRange(), view->plots().front()->dataRange());  // one shared scale
     titles.insert(plot->matrix().title);
   }
-  QCOMPARE(titles.size(), 6);
+  QCOMPARE(titles.size(), models);
+  // The baseline, listed last, has the common tokens and says it has no attention.
+  const AttentionMatrix& baseline = view->plots().back()->matrix();
+  QCOMPARE(baseline.title, QString(attnscope::kNoAttention));
+  QVERIFY(baseline.noAttention);
+  QCOMPARE(baseline.rows(), 0);
   view->differenceBox()->setChecked(true);
   QVERIFY(view->differencePlot()->isVisible());
   QCOMPARE(view->differencePlot()->matrix().rows(), first.rows());
   // Hovering one plot outlines the same cell everywhere.
   Q_EMIT view->plots()[0]->cellHovered(0, 1);
   for (HeatmapPlot* plot : view->plots()) {
+    if (plot->matrix().noAttention) continue;  // no cells to outline
     bool outlined = false;
     for (int i = 0; i < plot->itemCount(); ++i)
       if (auto* rect = qobject_cast<QCPItemRect*>(plot->item(i)))

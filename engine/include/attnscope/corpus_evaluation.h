@@ -2,6 +2,7 @@
 // A model measured on a whole test set: BLEU (also by source length, the seeds' figure), what
 // its attention does (attention_metrics.h), and per sentence what a table of sentences shows.
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct SentenceEvaluation {
 
 struct CorpusEvaluation {
   std::string model;  // the model's name
+  // False when evaluated without references: then nothing about BLEU is measured (bleu, keep,
+  // copy, bleu_by_length and each sentence's bleu stay 0).
+  bool has_references = true;
+  bool cancelled = false;  // the progress callback asked to stop; nothing else is filled in
   int beam_size = 1;
   UnknownWords unknown_words = UnknownWords::kCopy;  // which outcome `bleu` and the rest use
   BleuScore bleu;
@@ -36,19 +41,28 @@ struct CorpusEvaluation {
   UnknownWordOutcome copy;                // "<unk>" copied from the source (copy_unknown_words)
   std::vector<BleuScore> bleu_by_length;  // one per length_buckets()
   std::vector<size_t> sentences_by_length;
-  AttentionMetrics attention;  // over every sentence
+  // Over every sentence; empty for a model without attention (has_attention false).
+  AttentionMetrics attention;
+  bool has_attention = true;
   std::vector<SentenceEvaluation> sentences;
   std::vector<Translation> translations;  // as `unknown_words` asks
 };
 
+/// Called after each batch of sentences with how many of `total` are decoded; returning false
+/// stops the evaluation (the result then says cancelled).
+using CorpusProgress = std::function<bool(size_t done, size_t total)>;
+
 /// Translates `sources` with `options` and measures the translations against `references` (one
-/// per source). Words compare as the model's tokenizer splits them (lowercased for attnscope's
-/// tokenizer, as typed for "whitespace"); subword pieces are joined into words first, and the
-/// attention measures use the word view of subword models, so word and subword models compare.
-/// Throws std::invalid_argument when the counts differ.
+/// per source, or none at all: then only the attention and the translations are measured).
+/// Greedy search decodes batches of sentences of similar length. Words compare as the model's
+/// tokenizer splits them (lowercased for attnscope's tokenizer, as typed for "whitespace");
+/// subword pieces are joined into words first, and the attention measures use the word view of
+/// subword models, so word and subword models compare. Throws std::invalid_argument when there
+/// are references and their count differs.
 CorpusEvaluation evaluate_corpus(const Translator& translator,
                                  const std::vector<std::string>& sources,
                                  const std::vector<std::string>& references,
-                                 const TranslationOptions& options);
+                                 const TranslationOptions& options,
+                                 const CorpusProgress& progress = {});
 
 }  // namespace attnscope

@@ -26,7 +26,8 @@ struct ModelInfo {
   // "attnscope" (a model file this engine trained) or "torchscript" (a module following
   // docs/model-protocol.md; its config has the languages and vocabulary sizes, no score).
   std::string format = "attnscope";
-  std::string name;  // what to call the model: its score function, or the module's name
+  std::string name;           // what to call the model: its score function, or the module's name
+  bool has_attention = true;  // false for the `none` baseline
   int attention_layers = 1;
   int attention_heads = 1;     // per layer
   std::string subword_marker;  // empty for word models

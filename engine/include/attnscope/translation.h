@@ -65,8 +65,11 @@ struct Translation {
   std::vector<std::string> tokens;   // output tokens; "</s>" last when decoding finished
   std::vector<float> probabilities;  // per output token
   // One row per output token, each row as long as source.tokens; every row sums to 1. For
-  // models with several layers or heads: the mean of the last layer's heads.
+  // models with several layers or heads: the mean of the last layer's heads. Empty for a model
+  // without attention.
   std::vector<std::vector<float>> attention;
+  // False for a model without attention (the `none` baseline): views say so instead of drawing.
+  bool has_attention = true;
   // Empty, or one per output token: every layer's and head's attention.
   std::vector<HeadAttention> head_attention;
   float score = 0.0f;  // sum of log-probabilities (beam: divided by length^length_penalty)
@@ -99,7 +102,7 @@ struct Step {
   int id = 0;
   float probability = 0.0f;           // of the emitted token
   std::vector<Candidate> candidates;  // the top-k tokens at this step, most probable first
-  std::vector<float> attention;       // over source tokens, sums to 1
+  std::vector<float> attention;       // over source tokens, sums to 1; empty without attention
   HeadAttention heads;                // every layer and head, for models that have several
   float entropy = 0.0f;               // of the attention row, in nats
   bool forced = false;                // the token was chosen by the caller, not the argmax

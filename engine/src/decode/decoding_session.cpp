@@ -39,7 +39,7 @@ Translation StepwiseSession::translation() const {
   for (const Step& s : steps_) {
     t.tokens.push_back(s.token);
     t.probabilities.push_back(s.probability);
-    t.attention.push_back(s.attention);
+    if (t.has_attention) t.attention.push_back(s.attention);
     if (!s.heads.empty()) t.head_attention.push_back(s.heads);
     t.score += std::log(s.probability);
   }
@@ -68,7 +68,7 @@ const Step& StepwiseSession::advance(int64_t forced_id) {
                                std::exp(top_values[i].item<float>())});
   }
   const auto source_length = static_cast<int64_t>(source_.tokens.size());
-  step.attention = tensor_row(out.attention, 0, source_length);
+  if (out.attention.defined()) step.attention = tensor_row(out.attention, 0, source_length);
   if (out.heads.defined())
     step.heads = impl_.head_attention(head_rows(out.heads, 0, source_length), source_length);
   step.entropy = attention_entropy(step.attention);

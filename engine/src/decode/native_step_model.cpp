@@ -71,7 +71,8 @@ StepOutput NativeStepModel::step(const DecoderRows& rows, const torch::Tensor& p
   next->sources = native.sources;
   next->context = native.context;
   next->state = std::move(out.state);
-  return {torch::log_softmax(out.logits, 1), std::move(out.attention), torch::Tensor(),
+  return {torch::log_softmax(out.logits, 1),
+          model_->has_attention() ? std::move(out.attention) : torch::Tensor(), torch::Tensor(),
           std::move(next)};
 }
 

@@ -16,6 +16,7 @@ class NativeStepModel : public StepModel {
                                             const std::vector<int64_t>& which) override;
   int64_t bos() const override;
   int64_t eos() const override;
+  bool has_attention() const override { return model_->has_attention(); }
 
  private:
   Seq2Seq model_;

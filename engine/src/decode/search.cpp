@@ -27,7 +27,7 @@ void append_step(Hypothesis& h, const StepOutput& out, int64_t row, int64_t toke
   h.tokens.push_back(token);
   h.probabilities.push_back(std::exp(log_prob));
   h.log_probability += log_prob;
-  h.attention.push_back(tensor_row(out.attention, row, source_length));
+  if (out.attention.defined()) h.attention.push_back(tensor_row(out.attention, row, source_length));
   if (out.heads.defined()) h.heads.push_back(head_rows(out.heads, row, source_length));
 }
 

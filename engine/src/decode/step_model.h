@@ -19,8 +19,10 @@ class DecoderRows {
 
 struct StepOutput {
   torch::Tensor log_probs;  // [B,V] float
-  torch::Tensor attention;  // [B,S] float: the model's attention (mean of the last layer's heads)
-  torch::Tensor heads;      // [B,layers·heads,S], or undefined for a model with one head
+  // [B,S] float: the model's attention (mean of the last layer's heads); undefined for a model
+  // without attention
+  torch::Tensor attention;
+  torch::Tensor heads;  // [B,layers·heads,S], or undefined for a model with one head
   std::shared_ptr<const DecoderRows> next;
 };
 
@@ -38,6 +40,8 @@ class StepModel {
                                                     const std::vector<int64_t>& which) = 0;
   virtual int64_t bos() const = 0;
   virtual int64_t eos() const = 0;
+  /// False for a model without attention (the `none` baseline): steps leave attention undefined.
+  virtual bool has_attention() const { return true; }
   virtual int layers() const { return 1; }
   virtual int heads() const { return 1; }
 };

@@ -34,6 +34,7 @@ struct Translator::Impl {
     t.subword_marker = tokens.subword_marker();
     t.end_token = tokens.end_token();
     t.unknown_token = tokens.unknown_token();
+    t.has_attention = model->has_attention();
     return t;
   }
 

@@ -52,23 +52,62 @@ UnknownWordOutcome outcome(const std::vector<std::vector<std::string>>& hypothes
   return o;
 }
 
+// Sentences per decoding batch: large enough for matrix products to pay off, small enough that
+// progress comes often and little padding is decoded (measured with bench: 64 and 128 within 3%).
+constexpr size_t kBatchSentences = 64;
+
+// Every source decoded with `options`, "<unk>" kept; batches hold sentences of similar length,
+// since a batch decodes as long as its longest sentence. Empty when `progress` said stop.
+std::vector<Translation> translate_in_batches(const Translator& translator,
+                                              const std::vector<std::string>& sources,
+                                              const TranslationOptions& options,
+                                              const CorpusProgress& progress, bool* cancelled) {
+  std::vector<size_t> order(sources.size());
+  std::vector<size_t> words(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    order[i] = i;
+    words[i] = split_on_whitespace(sources[i]).size();
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return words[a] < words[b]; });
+  std::vector<Translation> results(sources.size());
+  for (size_t first = 0; first < order.size(); first += kBatchSentences) {
+    const size_t last = std::min(order.size(), first + kBatchSentences);
+    std::vector<std::string> batch;
+    for (size_t k = first; k < last; ++k) batch.push_back(sources[order[k]]);
+    std::vector<Translation> decoded = translator.translate_batch(batch, options);
+    for (size_t k = first; k < last; ++k) results[order[k]] = std::move(decoded[k - first]);
+    if (progress && !progress(last, order.size())) {
+      *cancelled = true;
+      return {};
+    }
+  }
+  return results;
+}
+
 }  // namespace
 
 CorpusEvaluation evaluate_corpus(const Translator& translator,
                                  const std::vector<std::string>& sources,
                                  const std::vector<std::string>& references,
-                                 const TranslationOptions& options) {
-  if (sources.size() != references.size())
+                                 const TranslationOptions& options,
+                                 const CorpusProgress& progress) {
+  const bool scored = !references.empty() || sources.empty();
+  if (scored && sources.size() != references.size())
     ATTNSCOPE_THROW_INVALID_ARGUMENT(sources.size(), " source sentences but ", references.size(),
                                      " references");
   CorpusEvaluation result;
   result.model = translator.info().name;
+  result.has_attention = translator.info().has_attention;
+  result.has_references = scored;
   result.beam_size = options.beam_size;
   result.unknown_words = options.unknown_words;
   // One decoding serves both ways: copying only relabels the model's "<unk>" outputs.
   TranslationOptions keep_options = options;
   keep_options.unknown_words = UnknownWords::kKeep;
-  const std::vector<Translation> kept = translator.translate_batch(sources, keep_options);
+  const std::vector<Translation> kept =
+      translate_in_batches(translator, sources, keep_options, progress, &result.cancelled);
+  if (result.cancelled) return result;
   std::vector<Translation> copied = kept;
   for (auto& t : copied) copy_unknown_words(t);
 
@@ -79,14 +118,19 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
   std::vector<std::vector<std::string>> reference_words, kept_words, copied_words;
   std::vector<size_t> kept_unknown, copied_unknown;
   for (size_t i = 0; i < sources.size(); ++i) {
-    reference_words.push_back(split(references[i]));
+    if (scored) reference_words.push_back(split(references[i]));
     kept_words.push_back(comparable_words(kept[i].words(), as_typed));
     copied_words.push_back(comparable_words(copied[i].words(), as_typed));
     kept_unknown.push_back(count_unknown(kept[i]));
     copied_unknown.push_back(count_unknown(copied[i]));
   }
-  result.keep = outcome(kept_words, reference_words, kept_unknown);
-  result.copy = outcome(copied_words, reference_words, copied_unknown);
+  if (scored) {
+    result.keep = outcome(kept_words, reference_words, kept_unknown);
+    result.copy = outcome(copied_words, reference_words, copied_unknown);
+  } else {  // no BLEU, but the unknown words left are known all the same
+    result.keep = outcome({}, {}, kept_unknown);
+    result.copy = outcome({}, {}, copied_unknown);
+  }
   const bool copy = options.unknown_words == UnknownWords::kCopy;
   result.bleu = copy ? result.copy.bleu : result.keep.bleu;
   const auto& hypotheses = copy ? copied_words : kept_words;
@@ -102,7 +146,7 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
     const Translation& t = result.translations[i];
     SentenceEvaluation s;
     s.source_words = split(sources[i]).size();
-    s.bleu = sentence_bleu(hypotheses[i], reference_words[i]).bleu;
+    if (scored) s.bleu = sentence_bleu(hypotheses[i], reference_words[i]).bleu;
     double log_probability = 0;
     for (float p : t.probabilities) log_probability += std::log(std::max(p, 1e-30f));
     s.mean_log_probability =
@@ -113,11 +157,12 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
     result.attention.add(s.attention);
     const size_t b = length_bucket_of(s.source_words);
     bucket_hypotheses[b].push_back(hypotheses[i]);
-    bucket_references[b].push_back(reference_words[i]);
+    if (scored) bucket_references[b].push_back(reference_words[i]);
     result.sentences.push_back(std::move(s));
   }
   for (size_t b = 0; b < buckets; ++b) {
-    result.bleu_by_length.push_back(corpus_bleu(bucket_hypotheses[b], bucket_references[b]));
+    result.bleu_by_length.push_back(scored ? corpus_bleu(bucket_hypotheses[b], bucket_references[b])
+                                           : BleuScore{});
     result.sentences_by_length.push_back(bucket_hypotheses[b].size());
   }
   return result;

@@ -37,6 +37,9 @@ std::vector<std::vector<int>> tokens_of_words(const std::vector<std::string>& wo
 
 WordAttention attention_over_words(const Translator& translator, const std::string& source_line,
                                    const std::string& target_line) {
+  if (!translator.info().has_attention)
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("model '", translator.info().name,
+                                     "' has no attention to align words with");
   WordAttention result;
   result.source_words = split_on_whitespace(source_line);
   result.target_words = split_on_whitespace(target_line);

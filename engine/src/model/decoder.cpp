@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "attnscope/score_functions.h"
 #include "attnscope/vocabulary.h"
 #include "ops/deferred_weight_gradient.h"
 #include "ops/dropout.h"
@@ -38,7 +39,27 @@ DecoderImpl::DecoderImpl(const ModelConfig& config) : config_(config) {
   }
 }
 
-DecoderContext DecoderImpl::prepare(const torch::Tensor& states, const torch::Tensor& mask) {
+namespace {
+
+// The no-attention baseline's context: the encoder's final states, the forward direction's at
+// each sentence's last token and the backward direction's at its first (what the bridge reads),
+// as a source of one position [B,1,2H].
+torch::Tensor final_states(const torch::Tensor& states, const torch::Tensor& mask) {
+  const int64_t H = states.size(2) / 2;
+  const torch::Tensor last = (mask.sum(1) - 1).clamp_min(0).view({-1, 1, 1}).expand({-1, 1, H});
+  return torch::cat(
+      {states.narrow(2, 0, H).gather(1, last), states.narrow(2, H, H).narrow(1, 0, 1)}, 2);
+}
+
+}  // namespace
+
+DecoderContext DecoderImpl::prepare(const torch::Tensor& encoder_states,
+                                    const torch::Tensor& encoder_mask) {
+  // Without attention the fixed context stands in for the encoder states: attending over its
+  // one position gives weight 1 to it at every step, so the steps below read exactly it.
+  const bool fixed = !has_attention(config_.score);
+  const torch::Tensor states = fixed ? final_states(encoder_states, encoder_mask) : encoder_states;
+  const torch::Tensor mask = fixed ? torch::ones({states.size(0), 1}, torch::kBool) : encoder_mask;
   const torch::Tensor context_weight =
       cell_->weight_ih.narrow(1, config_.embedding, 2 * config_.hidden);
   DecoderContext context{states, attention_->keys(states), mask,

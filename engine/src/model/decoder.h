@@ -31,15 +31,17 @@ struct DecoderContext {
 struct DecoderStep {
   torch::Tensor logits;     // [B,V]
   torch::Tensor state;      // [B,H]
-  torch::Tensor attention;  // [B,S]
+  torch::Tensor attention;  // [B,S]; [B,1] without attention (the fixed context's weight, 1)
 };
 
 /// GRU decoder fed [target embedding; context], attention queried with the previous state,
-/// output over [state; context; embedding].
+/// output over [state; context; embedding]. With the score "none" the context is the same at
+/// every step, the encoder's final states (prepare() says how).
 class DecoderImpl : public torch::nn::Module {
  public:
   explicit DecoderImpl(const ModelConfig& config);
-  DecoderContext prepare(const torch::Tensor& states, const torch::Tensor& mask);
+  /// encoder_states [B,S,2H], encoder_mask [B,S] true at real tokens.
+  DecoderContext prepare(const torch::Tensor& encoder_states, const torch::Tensor& encoder_mask);
   /// One step for every row: previous tokens [B], state [B,H].
   DecoderStep step(const DecoderContext& context, const torch::Tensor& state,
                    const torch::Tensor& previous_tokens);

@@ -19,6 +19,7 @@ ModelInfo model_info(const Checkpoint& checkpoint, const std::string& path, int6
   info.path = path;
   info.name = checkpoint.config.score;
   info.config = checkpoint.config;
+  info.has_attention = has_attention(checkpoint.config.score);
   info.training = checkpoint.training;
   info.parameters = parameters;
   info.file_bytes = checkpoint.file_bytes;

@@ -1,5 +1,7 @@
 #include "model/seq2seq.h"
 
+#include "attnscope/score_functions.h"
+
 namespace attnscope {
 
 Seq2SeqImpl::Seq2SeqImpl(const ModelConfig& config) : config_(config) {
@@ -30,6 +32,8 @@ torch::Tensor Seq2SeqImpl::loss(const torch::Tensor& source, const torch::Tensor
   return decoder_->loss(encoded.context, encoded.initial_state, target_inputs, expected,
                         label_smoothing);
 }
+
+bool Seq2SeqImpl::has_attention() const { return attnscope::has_attention(config_.score); }
 
 int64_t Seq2SeqImpl::parameter_count() const {
   int64_t count = 0;

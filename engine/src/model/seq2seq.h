@@ -32,6 +32,8 @@ class Seq2SeqImpl : public torch::nn::Module {
                      const torch::Tensor& target_inputs, const torch::Tensor& expected,
                      double label_smoothing);
   int64_t parameter_count() const;
+  /// False for the baseline (score "none"): its steps' attention is not over the source.
+  bool has_attention() const;
   /// See DecoderImpl::prepare_inference(): for models that only decode from now on.
   void prepare_inference() { decoder_->prepare_inference(); }
 

@@ -9,6 +9,7 @@
 #include "model/score/dot_score.h"
 #include "model/score/general_score.h"
 #include "model/score/location_score.h"
+#include "model/score/no_attention.h"
 #include "model/score/scaled_dot_score.h"
 
 namespace attnscope {
@@ -24,11 +25,12 @@ ScoreRegistration registration(const char* name) {
 
 const std::vector<ScoreRegistration>& score_registrations() {
   // A new score function: its class (keys, scores, multiply_adds) in a file of its own, and one
-  // line here. The order is the order the UI lists them in.
+  // line here. The order is the order the UI lists them in; the baseline without attention last.
   static const std::vector<ScoreRegistration> registrations = {
       registration<DotScore>("dot"),           registration<GeneralScore>("general"),
       registration<AdditiveScore>("additive"), registration<ScaledDotScore>("scaled_dot"),
       registration<CosineScore>("cosine"),     registration<LocationScore>("location"),
+      registration<NoAttention>(kNoAttention),
   };
   return registrations;
 }
@@ -56,6 +58,8 @@ const std::vector<std::string>& score_function_names() {
   }();
   return names;
 }
+
+bool has_attention(const std::string& score) { return score != kNoAttention; }
 
 bool is_score_function(const std::string& name) {
   const auto& names = score_function_names();

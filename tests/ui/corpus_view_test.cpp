@@ -1,0 +1,306 @@
+// QtTest (offscreen) of the Corpus tab: a run over small test sets with untrained models (the
+// baseline without attention among them), its plot, tables, exports, cancel and bad input, and a
+// double-clicked sentence opening in the Translation tab.
+#include "corpus_view.h"
+
+#include <attnscope/score_functions.h>
+
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "engine/test_models.h"
+#include "history_line_edit.h"
+#include "length_plot.h"
+#include "main_window.h"
+
+using namespace attnscope::ui;
+
+class CorpusViewTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase();
+  void measuresEveryCheckedModelInPlotAndTables();
+  void sentenceTableSortsByValueAndFilters();
+  void withoutReferenceMeasuresAttentionOnly();
+  void exportsTablesAsCsvAndJsonAndThePlot();
+  void cancelStopsTheRunAndKeepsTheLastReport();
+  void badFilesGiveOneLineNamingTheFile();
+  void doubleClickedSentenceOpensInTheTranslationTab();
+
+ private:
+  // A file of `lines` sentences over the toy vocabulary, of 2 to 35 words.
+  QString writeLines(const QString& name, int lines, int seed);
+  // Runs `view` and waits for the run to end.
+  bool runToEnd(CorpusView& view);
+
+  QTemporaryDir dir_;
+  QString additive_, none_;
+  QString source_, reference_;
+};
+
+void CorpusViewTest::initTestCase() {
+  QVERIFY(dir_.isValid());
+  QStandardPaths::setTestModeEnabled(true);
+  additive_ = QString::fromStdString(attnscope::testing::random_model_file("additive"));
+  none_ = QString::fromStdString(attnscope::testing::random_model_file(attnscope::kNoAttention));
+  source_ = writeLines("source.txt", 30, 1);
+  reference_ = writeLines("reference.txt", 30, 2);
+}
+
+QString CorpusViewTest::writeLines(const QString& name, int lines, int seed) {
+  const QString path = dir_.filePath(name);
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return {};
+  for (int i = 0; i < lines; ++i) {
+    const int words = 1 + (i * 7 + seed) % 35;
+    QStringList line;
+    for (int w = 0; w < words; ++w) line << QString(QChar('a' + (i + w * seed) % 10));
+    file.write(line.join(' ').toUtf8() + '\n');
+  }
+  return path;
+}
+
+bool CorpusViewTest::runToEnd(CorpusView& view) {
+  QSignalSpy ended(&view, &CorpusView::runEnded);
+  view.run();
+  return ended.wait(60000) && !view.isRunning();
+}
+
+void CorpusViewTest::measuresEveryCheckedModelInPlotAndTables() {
+  CorpusView view;
+  view.setModels({{"additive", additive_}, {"none", none_}});
+  view.setFiles(source_, reference_);
+  QVERIFY(view.runButton()->isEnabled());
+  QSignalSpy errors(&view, &CorpusView::errorOccurred);
+  QVERIFY(runToEnd(view));
+  QCOMPARE(errors.count(), 0);
+  const CorpusReport& report = view.report();
+  QCOMPARE(report.models, QStringList({"additive", "none"}));
+  QCOMPARE(report.evaluations.size(), size_t{2});
+  QCOMPARE(view.progressBar()->value(), view.progressBar()->maximum());
+  QCOMPARE(view.progressBar()->maximum(), 60);  // 30 sentences × 2 models
+
+  // The plot: a line per model, a point per length bucket.
+  QCOMPARE(view.plot()->graphCount(), 2);
+  QCOMPARE(view.plot()->graph(1)->name(), QString("none"));
+  QCOMPARE(view.plot()->graph(0)->data()->size(), 4);
+  size_t bucketed = 0;
+  for (size_t n : report.evaluations.front().sentences_by_length) bucketed += n;
+  QCOMPARE(bucketed, size_t{30});
+
+  // The metrics: a row per model; the baseline has BLEU but no attention figures.
+  QTableWidget* metrics = view.metricsTable();
+  QCOMPARE(metrics->rowCount(), 2);
+  QCOMPARE(metrics->item(1, 0)->text(), QString("none"));
+  QVERIFY(metrics->item(1, 1)->text() != QString("–"));
+  for (int c = 3; c < 7; ++c) {
+    QCOMPARE(metrics->item(1, c)->text(), QString("–"));
+    bool number = false;
+    metrics->item(0, c)->text().toDouble(&number);
+    QVERIFY2(number, qPrintable(metrics->item(0, c)->text()));
+  }
+
+  // The sentences: a row per source line for the chosen model, its own translation in it.
+  QCOMPARE(view.sentenceRows()->rowCount(), 30);
+  view.sentenceModelBox()->setCurrentIndex(1);
+  QCOMPARE(view.sentenceRows()->rowCount(), 30);
+  const QAbstractItemModel* rows = view.sentenceRows();
+  const QString translation = QString::fromStdString(report.evaluations[1].translations[0].text());
+  bool found = false;
+  for (int r = 0; r < rows->rowCount(); ++r)
+    found |= rows->index(r, 0).data().toString() == "1" &&
+             rows->index(r, 9).data().toString() == translation &&
+             rows->index(r, 4).data().toString() == QString("–");  // no entropy without attention
+  QVERIFY(found);
+}
+
+void CorpusViewTest::sentenceTableSortsByValueAndFilters() {
+  CorpusView view;
+  view.setModels({{"additive", additive_}});
+  view.setFiles(source_, reference_);
+  QVERIFY(runToEnd(view));
+  QSortFilterProxyModel* rows = view.sentenceRows();
+  // By words, longest first: by value (30 before 9), not by text ("9" before "30").
+  size_t longest = 0;
+  for (const auto& s : view.report().evaluations.front().sentences)
+    longest = std::max(longest, s.source_words);
+  QCOMPARE(longest, size_t{30});
+  view.sentenceTable()->sortByColumn(1, Qt::DescendingOrder);
+  int previous = 1000;
+  for (int r = 0; r < rows->rowCount(); ++r) {
+    const int words = rows->index(r, 1).data().toInt();
+    QVERIFY(words <= previous);
+    previous = words;
+  }
+  QCOMPARE(rows->index(0, 1).data().toInt(), 30);
+  // The filter keeps the rows whose source or translation holds the text.
+  const QString wanted = QString::fromStdString(view.report().sources[3]);
+  view.filterEdit()->setText(wanted);
+  QVERIFY(rows->rowCount() >= 1);
+  QVERIFY(rows->rowCount() < 30);
+  for (int r = 0; r < rows->rowCount(); ++r)
+    QVERIFY(rows->index(r, 8).data().toString().contains(wanted) ||
+            rows->index(r, 9).data().toString().contains(wanted));
+  view.filterEdit()->clear();
+  QCOMPARE(rows->rowCount(), 30);
+}
+
+void CorpusViewTest::withoutReferenceMeasuresAttentionOnly() {
+  CorpusView view;
+  view.setModels({{"additive", additive_}});
+  view.setFiles(source_, QString());
+  QVERIFY(runToEnd(view));
+  QVERIFY(!view.report().hasReferences());
+  QCOMPARE(view.metricsTable()->item(0, 1)->text(), QString("–"));
+  QVERIFY(view.metricsTable()->item(0, 3)->text() != QString("–"));
+  QCOMPARE(view.sentenceRows()->index(0, 2).data().toString(), QString("–"));
+  QVERIFY(view.plot()->isHidden());
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, view.exportPlot(dir_.filePath("p.png"), {}));
+}
+
+void CorpusViewTest::exportsTablesAsCsvAndJsonAndThePlot() {
+  CorpusView view;
+  view.setModels({{"additive", additive_}, {"none", none_}});
+  view.setFiles(source_, reference_);
+  QVERIFY(runToEnd(view));
+
+  view.exportTables(dir_.filePath("corpus.csv"));
+  QFile csv(dir_.filePath("corpus.csv"));
+  QVERIFY(csv.open(QIODevice::ReadOnly));
+  const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+  QCOMPARE(lines.size(), 1 + 2 * 30);
+  QVERIFY(lines[0].startsWith("model,line,words,bleu,"));
+  QVERIFY(lines[1].startsWith("additive,1,"));
+  QVERIFY(lines[31].startsWith("none,1,"));
+
+  view.exportTables(dir_.filePath("corpus.json"));
+  QFile json(dir_.filePath("corpus.json"));
+  QVERIFY(json.open(QIODevice::ReadOnly));
+  const QJsonObject root = QJsonDocument::fromJson(json.readAll()).object();
+  const QJsonArray models = root["models"].toArray();
+  QCOMPARE(models.size(), 2);
+  QCOMPARE(models[1].toObject()["model"].toString(), QString("none"));
+  QVERIFY(models[1].toObject()["metrics"].isNull());
+  QVERIFY(models[0].toObject()["metrics"].toObject()["entropy"].isDouble());
+  QCOMPARE(models[0].toObject()["sentences"].toArray().size(), 30);
+  QCOMPARE(models[0].toObject()["by_length"].toArray().size(), 4);
+
+  ExportOptions options;
+  options.size = QSize(640, 400);
+  view.exportPlot(dir_.filePath("plot.png"), options);
+  QCOMPARE(QImage(dir_.filePath("plot.png")).size(), QSize(640, 400));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, view.exportTables(dir_.filePath("t.xlsx")));
+}
+
+void CorpusViewTest::cancelStopsTheRunAndKeepsTheLastReport() {
+  const QString longSource = writeLines("long.txt", 3000, 3);
+  CorpusView view;
+  view.setModels({{"additive", additive_}});
+  view.setFiles(source_, QString());
+  QVERIFY(runToEnd(view));
+  const size_t before = view.report().sources.size();
+  view.setFiles(longSource, QString());
+  QSignalSpy ended(&view, &CorpusView::runEnded);
+  view.run();
+  QVERIFY(view.isRunning());
+  QVERIFY(view.cancelButton()->isEnabled());
+  QVERIFY(!view.runButton()->isEnabled());
+  QTRY_VERIFY_WITH_TIMEOUT(view.progressBar()->value() > 0, 30000);  // it runs; the window too
+  QTest::mouseClick(view.cancelButton(), Qt::LeftButton);
+  QVERIFY(ended.wait(30000));
+  QVERIFY(!view.isRunning());
+  QVERIFY(view.progressBar()->value() < 3000);
+  QCOMPARE(view.report().sources.size(), before);  // the last finished run stays shown
+  QVERIFY(view.runButton()->isEnabled());
+}
+
+void CorpusViewTest::badFilesGiveOneLineNamingTheFile() {
+  CorpusView view;
+  view.setModels({{"additive", additive_}});
+  const auto failure = [&](const QString& source, const QString& reference) {
+    view.setFiles(source, reference);
+    QSignalSpy errors(&view, &CorpusView::errorOccurred);
+    if (!runToEnd(view) || errors.count() != 1) return QString();
+    return errors.front().front().toString();
+  };
+  const QString missing = dir_.filePath("missing.txt");
+  QString message = failure(missing, QString());
+  QVERIFY2(message.contains(missing) && !message.contains('\n'), qPrintable(message));
+  message = failure(source_, writeLines("short.txt", 5, 2));
+  QVERIFY2(message.contains("short.txt") && message.contains("30"), qPrintable(message));
+  QFile latin1(dir_.filePath("latin1.txt"));
+  QVERIFY(latin1.open(QIODevice::WriteOnly));
+  latin1.write("a b\nd\xe9j\xe0 c\n");
+  latin1.close();
+  message = failure(latin1.fileName(), QString());
+  QVERIFY2(message.contains("latin1.txt") && message.contains("line 2"), qPrintable(message));
+  QFile empty(dir_.filePath("empty.txt"));
+  QVERIFY(empty.open(QIODevice::WriteOnly));
+  empty.close();
+  message = failure(empty.fileName(), QString());
+  QVERIFY2(message.contains("empty.txt"), qPrintable(message));
+  // A model file that went bad since it was listed.
+  QFile broken(dir_.filePath("broken.attnmodel"));
+  QVERIFY(broken.open(QIODevice::WriteOnly));
+  broken.write("not a model");
+  broken.close();
+  view.setModels({{"broken", broken.fileName()}});
+  message = failure(source_, QString());
+  QVERIFY2(message.contains("broken"), qPrintable(message));
+}
+
+void CorpusViewTest::doubleClickedSentenceOpensInTheTranslationTab() {
+  QTemporaryDir models;
+  for (const std::string& score : attnscope::score_function_names())
+    QVERIFY(QFile::copy(QString::fromStdString(attnscope::testing::random_model_file(score)),
+                        models.filePath(QString::fromStdString(score) + ".attnmodel")));
+  qputenv("ATTNSCOPE_MODEL_DIR", models.path().toUtf8());
+  MainWindow window;
+  window.resize(1200, 800);
+  window.show();
+  CorpusView* view = window.corpusView();
+  QTRY_COMPARE(view->modelList()->count(),
+               static_cast<int>(attnscope::score_function_names().size()));
+  for (int i = 0; i < view->modelList()->count(); ++i)  // all checked by default
+    QCOMPARE(view->modelList()->item(i)->checkState(), Qt::Checked);
+  for (int i = 0; i < view->modelList()->count(); ++i)  // two are enough here
+    if (view->modelList()->item(i)->text() != "general" &&
+        view->modelList()->item(i)->text() != "none")
+      view->modelList()->item(i)->setCheckState(Qt::Unchecked);
+  window.tabs()->setCurrentWidget(view);
+  view->setFiles(source_, reference_);
+  QVERIFY(runToEnd(*view));
+  view->sentenceModelBox()->setCurrentText("none");
+  QTableView* table = view->sentenceTable();
+  const QModelIndex cell = table->model()->index(4, 8);
+  const QString sentence = cell.data().toString();
+  QSignalSpy updated(&window, &MainWindow::heatmapUpdated);
+  table->scrollTo(cell);
+  const QPoint centre = table->visualRect(cell).center();
+  QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, centre);
+  QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, centre);
+  QVERIFY(updated.wait(10000));
+  QCOMPARE(window.tabs()->currentIndex(), 0);
+  QCOMPARE(window.modelBox()->currentText(), QString("none"));
+  QCOMPARE(window.sourceEdit()->text(), sentence);
+}
+
+QTEST_MAIN(CorpusViewTest)
+#include "corpus_view_test.moc"

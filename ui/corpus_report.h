@@ -1,0 +1,34 @@
+#pragma once
+// What a corpus run of the Corpus tab produced, and its tables as files: one row per model and
+// sentence as CSV, or everything per model as JSON (the shape of `attnscope-cli eval --json`,
+// with the sentences added).
+#include <attnscope/corpus_evaluation.h>
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+#include <string>
+#include <vector>
+
+namespace attnscope::ui {
+
+struct CorpusReport {
+  QString sourcePath;
+  QString referencePath;  // empty: the run had no reference, so no BLEU
+  std::vector<std::string> sources;
+  QStringList models;                         // as the app lists them
+  std::vector<CorpusEvaluation> evaluations;  // one per model, translations kept
+
+  bool hasReferences() const { return !referencePath.isEmpty(); }
+  bool isEmpty() const { return evaluations.empty(); }
+};
+
+/// One row per model and sentence: model, line, words, BLEU+1, mean log-probability, entropy,
+/// </s> sink, unknown and copied words, source, translation. Cells a run has no figure for
+/// (BLEU without a reference, attention figures of a model without attention) are empty.
+QByteArray corpusToCsv(const CorpusReport& report);
+/// {"source", "reference", "models": [{model, bleu, by_length, metrics, sentences: [...]}]};
+/// null where a figure is missing, as in the CSV.
+QByteArray corpusToJson(const CorpusReport& report);
+
+}  // namespace attnscope::ui

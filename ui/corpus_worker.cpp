@@ -1,0 +1,70 @@
+#include "corpus_worker.h"
+
+#include <attnscope/corpus.h>
+
+#include <stdexcept>
+
+namespace attnscope::ui {
+
+CorpusWorker::CorpusWorker(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<attnscope::ui::CorpusRequest>();
+  qRegisterMetaType<attnscope::ui::CorpusReport>();
+}
+
+const Translator& CorpusWorker::translator(const QString& path) {
+  if (auto it = translators_.find(path); it != translators_.end()) return **it;
+  auto loaded = std::make_shared<Translator>(path.toStdString());
+  translators_.insert(path, loaded);
+  return *loaded;
+}
+
+void CorpusWorker::run(quint64 generation, const CorpusRequest& request) {
+  if (obsolete(generation)) {
+    Q_EMIT cancelled(generation);
+    return;
+  }
+  try {
+    CorpusReport report;
+    report.sourcePath = request.sourcePath;
+    report.referencePath = request.referencePath;
+    report.models = request.models;
+    report.sources = read_utf8_lines(request.sourcePath.toStdString());
+    const std::string source = request.sourcePath.toStdString();
+    if (report.sources.empty()) throw std::invalid_argument("'" + source + "' has no sentences");
+    std::vector<std::string> references;
+    if (report.hasReferences()) {
+      references = read_utf8_lines(request.referencePath.toStdString());
+      if (references.size() != report.sources.size())
+        throw std::invalid_argument("'" + request.referencePath.toStdString() + "' has " +
+                                    std::to_string(references.size()) + " lines but '" + source +
+                                    "' has " + std::to_string(report.sources.size()));
+    }
+    const int sentences = static_cast<int>(report.sources.size());
+    const int total = sentences * static_cast<int>(request.models.size());
+    for (int m = 0; m < request.models.size(); ++m) {
+      const QString& model = request.models[m];
+      Q_EMIT progress(generation, m * sentences, total, model);
+      CorpusEvaluation e;
+      try {
+        e = evaluate_corpus(translator(request.paths.value(m)), report.sources, references,
+                            TranslationOptions{}, [&](size_t done, size_t) {
+                              Q_EMIT progress(generation, m * sentences + static_cast<int>(done),
+                                              total, model);
+                              return !obsolete(generation);
+                            });
+      } catch (const std::exception& error) {
+        throw std::runtime_error("model '" + model.toStdString() + "': " + error.what());
+      }
+      if (e.cancelled) {
+        Q_EMIT cancelled(generation);
+        return;
+      }
+      report.evaluations.push_back(std::move(e));
+    }
+    Q_EMIT finished(generation, report);
+  } catch (const std::exception& e) {
+    Q_EMIT failed(generation, QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace attnscope::ui
