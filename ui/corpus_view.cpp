@@ -11,6 +11,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -64,6 +65,7 @@ QStandardItem* missingItem() {
 QStandardItem* textItem(const QString& text) {
   auto* item = new QStandardItem(text);
   item->setData(text, kSortRole);
+  item->setToolTip(text);  // the column may be narrower than the sentence
   return item;
 }
 
@@ -115,6 +117,7 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   metrics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   metrics_->verticalHeader()->setVisible(false);
   metrics_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  metrics_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
 
   sentenceModel_ = new QComboBox(this);
   filter_ = new QLineEdit(this);
@@ -134,10 +137,15 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   sentences_ = new QTableView(this);
   sentences_->setModel(proxy_);
   sentences_->setSortingEnabled(true);
+  sentences_->setWordWrap(false);  // one line per sentence, elided; more rows in view
   sentences_->setSelectionBehavior(QAbstractItemView::SelectRows);
   sentences_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   sentences_->verticalHeader()->setVisible(false);
-  sentences_->horizontalHeader()->setStretchLastSection(true);
+  // Numbers as wide as they need, the two sentences share the rest (a tooltip shows them whole).
+  sentences_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  sentences_->horizontalHeader()->setSectionResizeMode(kSource, QHeaderView::Stretch);
+  sentences_->horizontalHeader()->setSectionResizeMode(kTranslation, QHeaderView::Stretch);
+  sentences_->horizontalHeader()->setSortIndicator(kLine, Qt::AscendingOrder);
   sentences_->setToolTip(tr("Double-click a sentence to open it in the Translation tab"));
 
   auto* files = new QGridLayout;
@@ -157,8 +165,8 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   auto* measures = new QSplitter(Qt::Horizontal, this);
   measures->addWidget(plot_);
   measures->addWidget(metrics_);
-  measures->setStretchFactor(0, 3);
-  measures->setStretchFactor(1, 2);
+  measures->setStretchFactor(0, 1);  // the plot takes what the table leaves
+  measures->setStretchFactor(1, 0);
   auto* tableControls = new QHBoxLayout;
   tableControls->addWidget(new QLabel(tr("Sentences of"), this));
   tableControls->addWidget(sentenceModel_);
@@ -352,6 +360,10 @@ void CorpusView::fillMetrics() {
     if (!e.has_attention)
       metrics_->item(row, 0)->setToolTip(tr("No attention: no attention figures"));
   }
+  // The whole table in view: the plot beside it gives way, not the figures.
+  metrics_->resizeColumnsToContents();
+  metrics_->setMinimumWidth(metrics_->horizontalHeader()->length() + 2 * metrics_->frameWidth() +
+                            metrics_->verticalScrollBar()->sizeHint().width());
 }
 
 void CorpusView::fillSentences() {
@@ -379,7 +391,6 @@ void CorpusView::fillSentences() {
     rows_->appendRow(row);
   }
   sentences_->setSortingEnabled(true);
-  sentences_->resizeColumnsToContents();
 }
 
 void CorpusView::openRow(const QModelIndex& index) {

@@ -23,8 +23,16 @@ LengthPlot::LengthPlot(QWidget* parent) : QCustomPlot(parent) {
   xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
   xAxis->grid()->setVisible(false);
   xAxis->setSubTicks(false);
+  // The legend in a column of its own at the right: inside the axes it would hide a line's
+  // point wherever that point falls, and seven lines leave no free corner.
   legend->setVisible(true);
-  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  auto* side = new QCPLayoutGrid;
+  plotLayout()->addElement(0, 1, side);
+  side->addElement(0, 0, legend);  // takes it out of the axes' inset layout
+  side->addElement(1, 0, new QCPLayoutElement);
+  side->setRowStretchFactor(0, 0.001);
+  side->setMargins(QMargins(4, 12, 10, 4));  // level with the axes' top, clear of the edge
+  plotLayout()->setColumnStretchFactor(1, 0.001);
 }
 
 void LengthPlot::setEvaluations(const QStringList& names,
