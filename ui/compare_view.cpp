@@ -85,7 +85,9 @@ void CompareView::setModels(const QStringList& keys) {
   for (int i = 0; i < keys.size(); ++i) {
     auto* plot = new HeatmapPlot(this);
     plot->setGradient(colormap(colormap_));
-    plot->setMatrix(AttentionMatrix{keys[i], {}, {}, {}, {}, {}});
+    AttentionMatrix titled;  // empty until the first result, but already named
+    titled.title = keys[i];
+    plot->setMatrix(titled);
     grid_->addWidget(plot, i / kGridColumns, i % kGridColumns);
     connect(plot, &HeatmapPlot::cellHovered, this, &CompareView::hoverAll);
     plots_ << plot;
