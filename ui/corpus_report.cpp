@@ -12,13 +12,14 @@ namespace {
 
 QString number(double value) { return QString::number(value, 'g', 6); }
 
-// A sentence's figures as the tables show them; a missing one is an undefined QJsonValue.
-struct SentenceFigures {
-  QJsonValue bleu, entropy, sink;
-};
+QString csvNumber(const std::optional<double>& v) { return v ? number(*v) : QString(); }
 
-SentenceFigures figures(const CorpusReport& report, const CorpusEvaluation& e,
-                        const SentenceEvaluation& s) {
+QJsonValue orNull(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
+
+}  // namespace
+
+SentenceFigures sentenceFigures(const CorpusReport& report, const CorpusEvaluation& e,
+                                const SentenceEvaluation& s) {
   SentenceFigures f;
   if (report.hasReferences()) f.bleu = s.bleu;
   if (e.has_attention && s.attention.steps > 0) {
@@ -28,12 +29,6 @@ SentenceFigures figures(const CorpusReport& report, const CorpusEvaluation& e,
   return f;
 }
 
-QString csvNumber(const QJsonValue& v) { return v.isDouble() ? number(v.toDouble()) : QString(); }
-
-QJsonValue orNull(const QJsonValue& v) { return v.isUndefined() ? QJsonValue() : v; }
-
-}  // namespace
-
 QByteArray corpusToCsv(const CorpusReport& report) {
   QString out = QStringLiteral(
       "model,line,words,bleu,mean_log_probability,entropy,eos_sink,unknown,copied,source,"
@@ -42,7 +37,7 @@ QByteArray corpusToCsv(const CorpusReport& report) {
     const CorpusEvaluation& e = report.evaluations[m];
     for (size_t i = 0; i < e.sentences.size(); ++i) {
       const SentenceEvaluation& s = e.sentences[i];
-      const SentenceFigures f = figures(report, e, s);
+      const SentenceFigures f = sentenceFigures(report, e, s);
       const QString translation =
           i < e.translations.size() ? QString::fromStdString(e.translations[i].text()) : QString();
       out += QStringList{csvField(report.models.value(static_cast<int>(m))),
@@ -84,7 +79,7 @@ QByteArray corpusToJson(const CorpusReport& report) {
     QJsonArray sentences;
     for (size_t i = 0; i < e.sentences.size(); ++i) {
       const SentenceEvaluation& s = e.sentences[i];
-      const SentenceFigures f = figures(report, e, s);
+      const SentenceFigures f = sentenceFigures(report, e, s);
       sentences.append(
           QJsonObject{{"line", static_cast<qint64>(i + 1)},
                       {"words", static_cast<qint64>(s.source_words)},

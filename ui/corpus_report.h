@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,15 @@ struct CorpusReport {
   bool hasReferences() const { return !referencePath.isEmpty(); }
   bool isEmpty() const { return evaluations.empty(); }
 };
+
+/// The figures of one sentence that a run may lack: BLEU+1 without a reference, entropy and the
+/// </s> sink without attention (or without steps; the sink also without a step before the last).
+/// Every view of a report (the sentence table, CSV, JSON) shows them from here.
+struct SentenceFigures {
+  std::optional<double> bleu, entropy, sink;
+};
+SentenceFigures sentenceFigures(const CorpusReport& report, const CorpusEvaluation& evaluation,
+                                const SentenceEvaluation& sentence);
 
 /// One row per model and sentence: model, line, words, BLEU+1, mean log-probability, entropy,
 /// </s> sink, unknown and copied words, source, translation. Cells a run has no figure for

@@ -62,6 +62,10 @@ QStandardItem* missingItem() {
   return item;
 }
 
+QStandardItem* figureItem(const std::optional<double>& value, int decimals) {
+  return value ? numberItem(*value, decimals) : missingItem();
+}
+
 QStandardItem* textItem(const QString& text) {
   auto* item = new QStandardItem(text);
   item->setData(text, kSortRole);
@@ -374,16 +378,12 @@ void CorpusView::fillSentences() {
   sentences_->setSortingEnabled(false);  // one sort after all rows, not one per row
   for (size_t i = 0; i < e.sentences.size(); ++i) {
     const SentenceEvaluation& s = e.sentences[i];
-    const bool attended = e.has_attention && s.attention.steps > 0;
+    const SentenceFigures f = sentenceFigures(report_, e, s);
     QList<QStandardItem*> row;
     row << numberItem(static_cast<double>(i + 1), 0)
-        << numberItem(static_cast<double>(s.source_words), 0)
-        << (report_.hasReferences() ? numberItem(s.bleu, 2) : missingItem())
-        << numberItem(s.mean_log_probability, 3)
-        << (attended ? numberItem(s.attention.mean_entropy(), 3) : missingItem())
-        << (attended && s.attention.sink_steps > 0 ? numberItem(s.attention.mean_end_sink(), 3)
-                                                   : missingItem())
-        << numberItem(static_cast<double>(s.unknown), 0)
+        << numberItem(static_cast<double>(s.source_words), 0) << figureItem(f.bleu, 2)
+        << numberItem(s.mean_log_probability, 3) << figureItem(f.entropy, 3)
+        << figureItem(f.sink, 3) << numberItem(static_cast<double>(s.unknown), 0)
         << numberItem(static_cast<double>(s.copied), 0)
         << textItem(QString::fromStdString(report_.sources.at(i)))
         << textItem(i < e.translations.size() ? QString::fromStdString(e.translations[i].text())
