@@ -28,17 +28,16 @@ void CorpusWorker::run(quint64 generation, const CorpusRequest& request) {
     report.sourcePath = request.sourcePath;
     report.referencePath = request.referencePath;
     report.models = request.models;
-    report.sources = read_utf8_lines(request.sourcePath.toStdString());
     const std::string source = request.sourcePath.toStdString();
-    if (report.sources.empty()) throw std::invalid_argument("'" + source + "' has no sentences");
     std::vector<std::string> references;
     if (report.hasReferences()) {
-      references = read_utf8_lines(request.referencePath.toStdString());
-      if (references.size() != report.sources.size())
-        throw std::invalid_argument("'" + request.referencePath.toStdString() + "' has " +
-                                    std::to_string(references.size()) + " lines but '" + source +
-                                    "' has " + std::to_string(report.sources.size()));
+      LinePairs pairs = read_line_pairs(source, request.referencePath.toStdString());
+      report.sources = std::move(pairs.first);
+      references = std::move(pairs.second);
+    } else {
+      report.sources = read_utf8_lines(source);
     }
+    if (report.sources.empty()) throw std::invalid_argument("'" + source + "' has no sentences");
     const int sentences = static_cast<int>(report.sources.size());
     const int total = sentences * static_cast<int>(request.models.size());
     for (int m = 0; m < request.models.size(); ++m) {

@@ -29,11 +29,7 @@ struct AlignOptions {
 
 int run(const AlignOptions& o) {
   const AlignmentMethod method = parse_alignment_method(o.method);
-  const std::vector<std::string> sources = read_utf8_lines(o.source);
-  const std::vector<std::string> targets = read_utf8_lines(o.target);
-  if (sources.size() != targets.size())
-    ATTNSCOPE_THROW_INVALID_ARGUMENT("'", o.source, "' has ", sources.size(), " lines but '",
-                                     o.target, "' has ", targets.size());
+  const auto [sources, targets] = read_line_pairs(o.source, o.target);
   std::vector<std::string> gold;
   if (!o.gold.empty()) {
     gold = read_utf8_lines(o.gold);

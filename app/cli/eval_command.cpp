@@ -179,11 +179,7 @@ nlohmann::json evaluation_json(const CorpusEvaluation& e) {
 }
 
 int run(const EvalOptions& o) {
-  const std::vector<std::string> sources = read_utf8_lines(o.source);
-  const std::vector<std::string> references = read_utf8_lines(o.reference);
-  if (sources.size() != references.size())
-    ATTNSCOPE_THROW_INVALID_ARGUMENT("'", o.source, "' has ", sources.size(), " lines but '",
-                                     o.reference, "' has ", references.size());
+  const auto [sources, references] = read_line_pairs(o.source, o.reference);
   check_plot_path(o.plot);
   TranslationOptions options;
   options.beam_size = o.beam;

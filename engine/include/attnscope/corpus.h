@@ -14,4 +14,13 @@ std::vector<std::string> read_lines(const std::string& path);
 /// without a word).
 std::vector<std::string> read_utf8_lines(const std::string& path);
 
+/// Two files of one line per sentence each, line i of one belonging to line i of the other (a
+/// source and its references or targets).
+struct LinePairs {
+  std::vector<std::string> first, second;
+};
+/// read_utf8_lines() of both; also throws std::invalid_argument naming both files and their line
+/// counts when these differ.
+LinePairs read_line_pairs(const std::string& first_path, const std::string& second_path);
+
 }  // namespace attnscope

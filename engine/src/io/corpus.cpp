@@ -81,4 +81,12 @@ std::vector<std::string> read_utf8_lines(const std::string& path) {
   return lines;
 }
 
+LinePairs read_line_pairs(const std::string& first_path, const std::string& second_path) {
+  LinePairs pairs{read_utf8_lines(first_path), read_utf8_lines(second_path)};
+  if (pairs.first.size() != pairs.second.size())
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("'", first_path, "' has ", pairs.first.size(), " lines but '",
+                                     second_path, "' has ", pairs.second.size());
+  return pairs;
+}
+
 }  // namespace attnscope

@@ -101,12 +101,9 @@ class Trainer {
         read_parallel(options_.validation_source_path, options_.validation_target_path, max_words);
     // The test set is only used after the last epoch: a bad one must fail before the first.
     if (!options_.test_source_path.empty()) {
-      test_sources_ = read_utf8_lines(options_.test_source_path);
-      test_references_ = read_utf8_lines(options_.test_target_path);
-      if (test_sources_.size() != test_references_.size())
-        ATTNSCOPE_THROW_INVALID_ARGUMENT(
-            "'", options_.test_source_path, "' has ", test_sources_.size(), " lines but '",
-            options_.test_target_path, "' has ", test_references_.size());
+      LinePairs test = read_line_pairs(options_.test_source_path, options_.test_target_path);
+      test_sources_ = std::move(test.first);
+      test_references_ = std::move(test.second);
     }
     if (train_text.skipped > 0)
       notify(observer_, error_message("skipped ", train_text.skipped,
