@@ -5,10 +5,15 @@
 
 #include "attnscope/model_config.h"
 #include "attnscope/model_info.h"
+#include "attnscope/training_snapshots.h"
 
 namespace attnscope {
 
 struct TrainOptions {
+  // A built-in task (training_tasks.h) instead of the corpus files: its examples are generated,
+  // and the four corpus paths must be empty. task_options() gives a task's default settings.
+  std::string task;
+  int task_examples = 0;    // training examples of the task; 0: its default
   std::string source_path;  // parallel corpus, plain or .gz, one sentence per line
   std::string target_path;
   std::string validation_source_path;
@@ -32,8 +37,18 @@ struct TrainOptions {
   uint64_t seed = 1;
   bool resume = false;  // continue from output_path + ".state" if it exists, same settings only
   int max_batches = 0;  // > 0: stop each epoch after this many batches (tests, quick runs)
+  // Snapshots (training_snapshots.h): every `snapshot_every` batches (0: none) the probe is
+  // decoded and handed to TrainObserver::snapshot, and appended to `snapshots_path` if set.
+  // The probe is `probe`, or else the task's probe or the first validation sentence.
+  std::string snapshots_path;
+  int snapshot_every = 0;
+  std::string probe;
   std::string command;  // recorded in the model
 };
+
+/// TrainOptions for task `name` with its default sizes, epochs, batch size, learning rate and
+/// dropout (TaskSpec), writing to `output_path`. Throws std::invalid_argument for an unknown task.
+TrainOptions task_options(const std::string& name, const std::string& output_path);
 
 struct TrainProgress {
   int epoch = 0;
@@ -43,6 +58,7 @@ struct TrainProgress {
   double loss = 0.0;  // running mean of this epoch's training loss per token
   double sentences_per_second = 0.0;
   double eta_seconds = 0.0;  // for the rest of this epoch
+  int64_t total_batch = 0;   // batches trained so far in the whole run
 };
 
 struct EpochSummary {
@@ -51,15 +67,23 @@ struct EpochSummary {
   double validation_loss = 0.0;
   double validation_perplexity = 0.0;
   double validation_bleu = 0.0;
+  double validation_accuracy = -1.0;  // tasks: share of exact greedy outputs; < 0 otherwise
   double seconds = 0.0;
+  double total_seconds = 0.0;  // training time so far, this epoch's included
   double learning_rate = 0.0;
-  bool best = false;  // this epoch's weights were saved as the model
+  bool best = false;     // this epoch's weights were saved as the model
+  bool partial = false;  // a stop request ended this epoch early
 };
 
 struct TrainObserver {
   std::function<void(const std::string&)> message;  // one-line notes
   std::function<void(const TrainProgress&)> progress;
   std::function<void(const EpochSummary&)> epoch_done;
+  std::function<void(const TrainingSnapshot&)> snapshot;
+  // Asked after every batch; true ends the run: the epoch so far is validated like a finished
+  // one (and saved if it is the best), and train() returns. A front end pauses by blocking in
+  // any of these callbacks (they run on the training thread).
+  std::function<bool()> stop_requested;
 };
 
 /// Trains a model and writes the best one to options.output_path after each better epoch (atomic:
