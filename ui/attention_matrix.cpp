@@ -32,6 +32,16 @@ void markCopies(AttentionMatrix& m, const Translation& t,
   }
 }
 
+// A token as a reader wants it: "▁a" (a word starting with the character or piece "a") is
+// "␣a", or "a" at the start of the sentence; "▁" alone, a space, is "␣".
+QString readableToken(const std::string& token, const std::string& marker, bool first) {
+  if (marker.empty() || token.compare(0, marker.size(), marker) != 0)
+    return QString::fromStdString(token);
+  const QString rest = QString::fromStdString(token.substr(marker.size()));
+  const QString space = QStringLiteral("␣");
+  return rest.isEmpty() ? space : first ? rest : space + rest;
+}
+
 }  // namespace
 
 AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
@@ -79,6 +89,20 @@ AttentionMatrix AttentionMatrix::fromAttentionFile(const AttentionFile& file) {
   for (const auto& token : file.target_tokens) m.targetTokens << QString::fromStdString(token);
   for (const auto& row : file.weights) m.weights << QVector<double>(row.begin(), row.end());
   for (const auto& row : file.possible) m.possibleLinks << QVector<bool>(row.begin(), row.end());
+  return m;
+}
+
+AttentionMatrix AttentionMatrix::fromSnapshot(const TrainingSnapshot& snapshot,
+                                              const QString& title) {
+  AttentionMatrix m;
+  m.title = title;
+  m.noAttention = snapshot.attention.empty();
+  for (size_t i = 0; i < snapshot.source.size(); ++i)
+    m.sourceTokens << readableToken(snapshot.source[i], snapshot.subword_marker, i == 0);
+  m.unknownSource.fill(false, m.sourceTokens.size());
+  for (size_t i = 0; i < snapshot.output.size(); ++i)
+    m.targetTokens << readableToken(snapshot.output[i], snapshot.subword_marker, i == 0);
+  for (const auto& row : snapshot.attention) m.weights << QVector<double>(row.begin(), row.end());
   return m;
 }
 

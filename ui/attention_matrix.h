@@ -1,5 +1,6 @@
 #pragma once
 #include <attnscope/attention_file.h>
+#include <attnscope/training_snapshots.h>
 #include <attnscope/translation.h>
 
 #include <QString>
@@ -61,6 +62,9 @@ struct AttentionMatrix {
   /// A matrix read from a file; the title is the file's own (a JSON export's model), and says
   /// how possible links are drawn when the file has any.
   static AttentionMatrix fromAttentionFile(const AttentionFile& file);
+  /// The probe's attention in a training snapshot, token by token (characters for a character
+  /// task). A word-start marker ("▁") is shown as "␣" before every word but the first.
+  static AttentionMatrix fromSnapshot(const TrainingSnapshot& snapshot, const QString& title);
   /// a − b cell by cell; both must share their axes and have attention.
   static AttentionMatrix difference(const AttentionMatrix& a, const AttentionMatrix& b);
 };

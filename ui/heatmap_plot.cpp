@@ -46,6 +46,7 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   cellFrame_ = new QCPItemRect(this);
   cellFrame_->setPen(QPen(QColor("#ff9500"), 2.5));
   cellFrame_->setVisible(false);
+  emptyText_ = tr("Type a sentence and press Enter");
   placeholder_ = new QCPItemText(this);
   placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
   placeholder_->position->setCoords(0.5, 0.5);
@@ -103,6 +104,12 @@ void HeatmapPlot::setShowValues(bool show) {
   replot();
 }
 
+void HeatmapPlot::setEmptyText(const QString& text) {
+  emptyText_ = text;
+  if (!matrix_.noAttention) placeholder_->setText(text);
+  replot();
+}
+
 void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   matrix_ = matrix;
   title_->setText(matrix.title);
@@ -122,7 +129,7 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   // The baseline without attention has its tokens but nothing to draw between them.
   placeholder_->setText(matrix.noAttention ? tr("No attention: this model reads one fixed context\n"
                                                 "(the encoder's final states) at every step")
-                                           : tr("Type a sentence and press Enter"));
+                                           : emptyText_);
   placeholder_->setVisible(columns == 0 || matrix.noAttention);
   rebuildTicks();
   rebuildValueLabels();

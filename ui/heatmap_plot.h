@@ -21,6 +21,8 @@ class HeatmapPlot : public QCustomPlot {
   static void shareDataRange(const QList<HeatmapPlot*>& plots);
   QCPRange dataRange() const;
   void setShowValues(bool show);
+  /// What an empty heatmap says (default: "Type a sentence and press Enter").
+  void setEmptyText(const QString& text);
   /// The row drawn with a frame (the current decoding step); −1 for none.
   void setCurrentRow(int row);
   int currentRow() const { return currentRow_; }
@@ -62,6 +64,7 @@ class HeatmapPlot : public QCustomPlot {
   QCPTextElement* title_ = nullptr;
   QList<QCPItemText*> valueLabels_;
   QList<QCPItemRect*> copyFrames_;  // around the cells copied words came from
+  QString emptyText_;
   bool showValues_ = false;
   bool fixedRange_ = false;
   int currentRow_ = -1;

@@ -44,13 +44,15 @@
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
 #include "length_plot.h"
+#include "snapshot_view.h"
 #include "step_panel.h"
+#include "train_view.h"
 
 namespace attnscope::ui {
 namespace {
 
 // The pages of the tab widget and the entries of the search box, in the order they are added.
-enum class Tab { Translation = 0, Compare = 1, Heads = 2, Corpus = 3 };
+enum class Tab { Translation = 0, Compare = 1, Heads = 2, Corpus = 3, Train = 4 };
 enum class Search { Greedy = 0, Beam = 1 };
 
 }  // namespace
@@ -191,6 +193,10 @@ void MainWindow::createWidgets() {
   tabs_->addTab(corpus_, tr("Corpus"));
   tabs_->setTabToolTip(static_cast<int>(Tab::Corpus),
                        tr("A test set through several models: BLEU by length, attention figures"));
+  train_ = new TrainView(this);
+  tabs_->addTab(train_, tr("Train"));
+  tabs_->setTabToolTip(static_cast<int>(Tab::Train),
+                       tr("Train a model and watch its attention form, batch by batch"));
 
   auto* inputRow = new QHBoxLayout;
   auto* translateButton = new QPushButton(tr("Translate"), this);
@@ -247,6 +253,11 @@ void MainWindow::createWidgets() {
   });
   connect(compare_, &CompareView::compareRequested, this, &MainWindow::requestCompare);
   connect(corpus_, &CorpusView::errorOccurred, this, &MainWindow::showError);
+  connect(train_, &TrainView::errorOccurred, this, &MainWindow::showError);
+  connect(train_, &TrainView::openModel, this, [this](const QString& path) {
+    showCompare(false);  // the Translation tab, where the model is selected once it is read
+    openModelFile(path);
+  });
   connect(corpus_, &CorpusView::openSentence, this,
           [this](const QString& key, const QString& sentence) {
             models_->setCurrentText(key);
@@ -739,7 +750,9 @@ void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
   o.columns = 3;
   const QList<HeatmapPlot*> plots = tab == Tab::Compare ? compare_->exportedPlots()
                                     : tab == Tab::Heads ? heads_->plots()
-                                                        : QList<HeatmapPlot*>{heatmap_};
+                                    : tab == Tab::Train
+                                        ? QList<HeatmapPlot*>{train_->snapshotView()->heatmap()}
+                                        : QList<HeatmapPlot*>{heatmap_};
   try {
     const auto format = exportFormatFor(path);
     if (tab == Tab::Corpus && (format == ExportFormat::Csv || format == ExportFormat::Json))
@@ -770,6 +783,7 @@ void MainWindow::exportDialog() {
   const QWidget* shown = tab == Tab::Compare  ? static_cast<QWidget*>(compare_)
                          : tab == Tab::Heads  ? static_cast<QWidget*>(heads_)
                          : tab == Tab::Corpus ? static_cast<QWidget*>(corpus_->plot())
+                         : tab == Tab::Train  ? train_->snapshotView()->heatmap()
                                               : heatmap_;
   options.size = shown->size();
   const auto format = exportFormatFor(path);
@@ -786,6 +800,7 @@ void MainWindow::applyColormap(const QString& name) {
   heatmap_->setGradient(colormap(name));
   compare_->setGradient(name);
   heads_->setGradient(name);
+  train_->setGradient(colormap(name));
 }
 
 void MainWindow::restoreSettings() {

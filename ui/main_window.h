@@ -29,6 +29,7 @@ class DecodingController;
 class HeatmapPlot;
 class HistoryLineEdit;
 class StepPanel;
+class TrainView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -61,6 +62,7 @@ class MainWindow : public QMainWindow {
   CompareView* compareView() const { return compare_; }
   HeadsView* headsView() const { return heads_; }
   CorpusView* corpusView() const { return corpus_; }
+  TrainView* trainView() const { return train_; }
   AttentionViewControls* viewControls() const { return viewControls_; }
   QTabWidget* tabs() const { return tabs_; }
   QComboBox* modelBox() const { return models_; }
@@ -144,6 +146,7 @@ class MainWindow : public QMainWindow {
   QLabel* modelStatus_ = nullptr;
   CompareView* compare_ = nullptr;
   CorpusView* corpus_ = nullptr;
+  TrainView* train_ = nullptr;
   HeadsView* heads_ = nullptr;
   AttentionViewControls* viewControls_ = nullptr;
   QAction* playAction_ = nullptr;

@@ -1,0 +1,420 @@
+// QtTest (offscreen) of the Train tab on the real window: the reverse task trained with small
+// settings while the heatmap, timeline and curves follow; pause, resume, stop; the model saved
+// and opened in the Translation tab; the event loop's latency throughout; bad corpus files and
+// bad settings named; the window closed while training.
+#include "train_view.h"
+
+#include <attnscope/trainer.h>
+#include <attnscope/training_tasks.h>
+#include <attnscope/translator.h>
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+#include <QtTest>
+#include <cmath>
+#include <memory>
+
+#include "engine/test_models.h"
+#include "heatmap_plot.h"
+#include "main_window.h"
+#include "snapshot_view.h"
+#include "train_settings.h"
+#include "train_worker.h"
+#include "training_curves.h"
+
+using namespace attnscope::ui;
+
+namespace {
+
+// How late a 10 ms timer fires at worst: the longest the GUI thread was kept from its events.
+class LatencyProbe : public QObject {
+ public:
+  LatencyProbe() {
+    timer_.setTimerType(Qt::PreciseTimer);
+    timer_.setInterval(kInterval);
+    connect(&timer_, &QTimer::timeout, this, [this] {
+      const qint64 now = clock_.elapsed();
+      worst_ = std::max(worst_, now - last_ - kInterval);
+      last_ = now;
+    });
+  }
+  void start() {
+    worst_ = 0;
+    clock_.start();
+    last_ = 0;
+    timer_.start();
+  }
+  void stop() { timer_.stop(); }
+  qint64 worst() const { return worst_; }
+
+ private:
+  static constexpr qint64 kInterval = 10;
+  QTimer timer_;
+  QElapsedTimer clock_;
+  qint64 last_ = 0;
+  qint64 worst_ = 0;
+};
+
+bool rowsSumToOne(const AttentionMatrix& m) {
+  for (const auto& row : m.weights) {
+    if (row.size() != m.columns()) return false;
+    double sum = 0;
+    for (double w : row) sum += w;
+    if (qAbs(sum - 1.0) > 1e-3) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+class TrainViewTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase();
+  void init();
+  void cleanup();
+  void tasksFillTheirDefaults();
+  void snapshotTokensAreShownReadably();
+  void trainsPausesResumesStopsSavesAndOpens();
+  void badCorpusFilesGiveAMessageNamingThem();
+  void workerNamesTheBadSetting();
+  void closingWhileTrainingStopsCleanly();
+
+ private:
+  // Small settings: the reverse task trains hundreds of batches a second.
+  void chooseSmallReverse(TrainSettings* settings);
+  QString writeFile(const QString& name, const QByteArray& bytes);
+  // Closes the window's message box and returns its text ("" when there is none).
+  QString takeMessage();
+
+  QTemporaryDir dir_;
+  std::unique_ptr<MainWindow> window_;
+  TrainView* view_ = nullptr;
+};
+
+void TrainViewTest::initTestCase() {
+  QVERIFY(dir_.isValid());
+  // One small model for the Translation tab, so the window is ready at once.
+  QVERIFY(QDir().mkpath(dir_.filePath("models")));
+  QVERIFY(QFile::copy(QString::fromStdString(attnscope::testing::random_model_file("additive")),
+                      dir_.filePath("models/additive.attnmodel")));
+  qputenv("ATTNSCOPE_MODEL_DIR", dir_.filePath("models").toUtf8());
+  QStandardPaths::setTestModeEnabled(true);  // settings go to a throw-away place
+}
+
+void TrainViewTest::init() {
+  window_ = std::make_unique<MainWindow>();
+  window_->resize(1280, 800);
+  window_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  view_ = window_->trainView();
+  QVERIFY(view_);
+  window_->tabs()->setCurrentWidget(view_);
+}
+
+void TrainViewTest::cleanup() {
+  window_.reset();
+  view_ = nullptr;
+}
+
+void TrainViewTest::chooseSmallReverse(TrainSettings* settings) {
+  settings->setTask("reverse");
+  settings->examplesBox()->setValue(4000);
+  settings->epochsBox()->setValue(2);
+  settings->batchSizeBox()->setValue(32);
+  settings->embeddingBox()->setValue(32);
+  settings->hiddenBox()->setValue(64);
+  settings->snapshotEveryBox()->setValue(2);
+}
+
+QString TrainViewTest::writeFile(const QString& name, const QByteArray& bytes) {
+  const QString path = dir_.filePath(name);
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return {};
+  file.write(bytes);
+  return path;
+}
+
+QString TrainViewTest::takeMessage() {
+  QMessageBox* box = nullptr;
+  if (!QTest::qWaitFor([&] { return (box = window_->findChild<QMessageBox*>()) != nullptr; },
+                       60000))
+    return {};
+  const QString text = box->text();
+  box->close();  // deletes itself (WA_DeleteOnClose)
+  const bool closed =
+      QTest::qWaitFor([&] { return window_->findChild<QMessageBox*>() == nullptr; }, 5000);
+  return closed ? text : QString();
+}
+
+void TrainViewTest::tasksFillTheirDefaults() {
+  TrainSettings* settings = view_->settings();
+  QCOMPARE(settings->taskBox()->count(), static_cast<int>(attnscope::training_tasks().size()) + 1);
+  for (const attnscope::TaskSpec& spec : attnscope::training_tasks()) {
+    settings->setTask(QString::fromStdString(spec.name));
+    QCOMPARE(settings->task(), QString::fromStdString(spec.name));
+    QCOMPARE(settings->taskBox()->currentData(Qt::ToolTipRole).toString(),
+             QString::fromStdString(spec.description));
+    QCOMPARE(settings->epochsBox()->value(), spec.epochs);
+    QCOMPARE(settings->batchSizeBox()->value(), spec.batch_size);
+    QCOMPARE(settings->embeddingBox()->value(), spec.embedding);
+    QCOMPARE(settings->hiddenBox()->value(), spec.hidden);
+    QCOMPARE(settings->examplesBox()->value(), spec.train_examples);
+    QVERIFY(qAbs(settings->learningRateBox()->value() - spec.learning_rate) < 1e-9);
+    QVERIFY(settings->isComplete());
+    QVERIFY(view_->startButton()->isEnabled());
+    const attnscope::TrainOptions options = settings->options("model.attnmodel");
+    QCOMPARE(options.task, spec.name);
+    QCOMPARE(options.model.score, std::string("additive"));  // the default score function
+    QCOMPARE(options.model.dropout, spec.dropout);           // not shown, but the task's
+    QCOMPARE(options.task_examples, spec.train_examples);
+  }
+  // A corpus: TrainOptions' defaults, and no Start without its four files.
+  settings->setTask(QString());
+  settings->setCorpusFiles({});
+  const attnscope::TrainOptions defaults;
+  QCOMPARE(settings->epochsBox()->value(), defaults.epochs);
+  QCOMPARE(settings->hiddenBox()->value(), static_cast<int>(defaults.model.hidden));
+  QVERIFY(settings->examplesBox()->isHidden());
+  QVERIFY(!settings->isComplete());
+  QVERIFY(!view_->startButton()->isEnabled());
+  settings->setCorpusFiles({"a.en", "a.de", "v.en", "v.de"});
+  QVERIFY(view_->startButton()->isEnabled());
+  QCOMPARE(settings->options("m").validation_target_path, std::string("v.de"));
+  QVERIFY(settings->options("m").task.empty());
+}
+
+void TrainViewTest::snapshotTokensAreShownReadably() {
+  attnscope::TrainingSnapshot s;
+  s.source = {"\u2581a", "b", "\u2581c", "\u2581", "</s>"};
+  s.output = {"\u2581c", "\u2581b", "a", "</s>"};
+  s.subword_marker = "\u2581";
+  s.attention.assign(4, std::vector<float>(5, 0.2f));
+  const AttentionMatrix m = AttentionMatrix::fromSnapshot(s, "t");
+  QCOMPARE(m.sourceTokens, QStringList({"a", "b", "\u2423c", "\u2423", "</s>"}));
+  QCOMPARE(m.targetTokens, QStringList({"c", "\u2423b", "a", "</s>"}));
+  QCOMPARE(m.rows(), 4);
+  QVERIFY(!m.noAttention);
+  s.subword_marker.clear();  // words: as they are
+  QCOMPARE(AttentionMatrix::fromSnapshot(s, "t").sourceTokens.front(), QString("\u2581a"));
+  s.attention.clear();  // the baseline without attention
+  QVERIFY(AttentionMatrix::fromSnapshot(s, "t").noAttention);
+}
+
+void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
+  TrainSettings* settings = view_->settings();
+  chooseSmallReverse(settings);
+  QVERIFY(view_->startButton()->isEnabled());
+  QVERIFY(!view_->pauseButton()->isEnabled() && !view_->resumeButton()->isEnabled());
+  QVERIFY(!view_->stopButton()->isEnabled() && !view_->saveButton()->isEnabled());
+
+  LatencyProbe latency;
+  latency.start();
+  QSignalSpy progress(view_, &TrainView::progressed);
+  QTest::mouseClick(view_->startButton(), Qt::LeftButton);
+  QVERIFY(view_->isRunning());
+  QVERIFY(!settings->isEnabled());
+  QVERIFY(!view_->startButton()->isEnabled() && view_->pauseButton()->isEnabled());
+  QVERIFY(!view_->resumeButton()->isEnabled() && view_->stopButton()->isEnabled());
+  QVERIFY(!view_->saveButton()->isEnabled() && !view_->openButton()->isEnabled());
+
+  // Snapshots arrive: the heatmap shows the newest, the timeline grows and follows it.
+  SnapshotView* snapshots = view_->snapshotView();
+  QSlider* timeline = snapshots->timeline();
+  QTRY_VERIFY_WITH_TIMEOUT(view_->snapshots().size() >= 3 && snapshots->shownIndex() >= 0, 60000);
+  const AttentionMatrix& shown = snapshots->heatmap()->matrix();
+  QVERIFY(shown.rows() > 0);
+  QCOMPARE(shown.targetTokens.size(), shown.rows());
+  QVERIFY(shown.columns() > 1);
+  QVERIFY(rowsSumToOne(shown));
+  QCOMPARE(timeline->maximum(), static_cast<int>(view_->snapshots().size()) - 1);
+  QCOMPARE(timeline->value(), timeline->maximum());
+  QVERIFY(progress.count() > 0);
+  QVERIFY(view_->progressBar()->value() > 0);
+
+  // Redraws are coalesced: at most five a second however many snapshots arrive.
+  const int redrawsBefore = snapshots->redraws();
+  const size_t snapshotsBefore = view_->snapshots().size();
+  QElapsedTimer clock;
+  clock.start();
+  QTest::qWait(2000);
+  const int redraws = snapshots->redraws() - redrawsBefore;
+  const auto added = static_cast<int>(view_->snapshots().size() - snapshotsBefore);
+  qInfo("%d snapshots and %d heatmap redraws in %lld ms", added, redraws, clock.elapsed());
+  QVERIFY(redraws > 0);
+  QVERIFY2(redraws <= clock.elapsed() / 200 + 2, qPrintable(QString::number(redraws)));
+
+  // Moved back, the timeline stays put while snapshots arrive; at the end again, it follows.
+  timeline->setValue(0);
+  QTRY_COMPARE(snapshots->shownIndex(), 0);
+  const int maximum = timeline->maximum();
+  QTRY_VERIFY_WITH_TIMEOUT(timeline->maximum() > maximum + 1, 30000);
+  QCOMPARE(timeline->value(), 0);
+  QCOMPARE(snapshots->shownIndex(), 0);
+  timeline->setValue(timeline->maximum());
+  const int followed = timeline->maximum();
+  QTRY_VERIFY_WITH_TIMEOUT(timeline->maximum() > followed, 30000);
+  QCOMPARE(timeline->value(), timeline->maximum());
+
+  // Pause: once it has taken effect, nothing arrives.
+  QSignalSpy paused(view_, &TrainView::pausedChanged);
+  QTest::mouseClick(view_->pauseButton(), Qt::LeftButton);
+  QVERIFY(!view_->pauseButton()->isEnabled() && view_->resumeButton()->isEnabled());
+  QVERIFY(paused.wait(30000));
+  QCOMPARE(paused.last().first().toBool(), true);
+  QVERIFY(view_->isPaused());
+  progress.clear();
+  const size_t pausedSnapshots = view_->snapshots().size();
+  QTest::qWait(1000);
+  QCOMPARE(progress.count(), 0);
+  QCOMPARE(view_->snapshots().size(), pausedSnapshots);
+
+  // Resume: progress continues.
+  QTest::mouseClick(view_->resumeButton(), Qt::LeftButton);
+  QVERIFY(!view_->isPaused());
+  QVERIFY(view_->pauseButton()->isEnabled() && !view_->resumeButton()->isEnabled());
+  QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 30000);
+  QTRY_VERIFY_WITH_TIMEOUT(view_->snapshots().size() > pausedSnapshots, 30000);
+
+  // Stop: the epoch so far is validated and the model kept.
+  QSignalSpy ended(view_, &TrainView::runEnded);
+  QTest::mouseClick(view_->stopButton(), Qt::LeftButton);
+  QVERIFY(!view_->stopButton()->isEnabled());
+  QVERIFY(ended.wait(120000));
+  latency.stop();
+  qInfo("event loop latency while training: worst %lld ms late (10 ms timer)", latency.worst());
+  QVERIFY2(latency.worst() < 100, qPrintable(QString::number(latency.worst())));
+  QVERIFY(!view_->isRunning());
+  QVERIFY(settings->isEnabled() && view_->startButton()->isEnabled());
+  QVERIFY(!view_->pauseButton()->isEnabled() && !view_->stopButton()->isEnabled());
+  QVERIFY(view_->saveButton()->isEnabled() && view_->openButton()->isEnabled());
+  QVERIFY(!view_->exportTimelineButton()->isEnabled());  // until exportTimeline() is wired in
+  QVERIFY(window_->findChild<QMessageBox*>() == nullptr);
+
+  // The curves hold the training loss and the stopped epoch's validation.
+  TrainingCurves* curves = view_->curves();
+  QVERIFY(curves->trainingLoss()->dataCount() > 3);
+  QVERIFY(curves->validationLoss()->dataCount() >= 1);
+  QVERIFY(curves->figure()->dataCount() >= 1);
+  const double accuracy = curves->figure()->data()->at(0)->value;
+  QVERIFY(accuracy >= 0 && accuracy <= 100);
+  for (auto it = curves->trainingLoss()->data()->constBegin();
+       it != curves->trainingLoss()->data()->constEnd(); ++it)
+    QVERIFY(std::isfinite(it->value) && it->value > 0);
+
+  // Save: the file is the model, and it translates.
+  const QString saved = dir_.filePath("saved/reverse.attnmodel");
+  QVERIFY(QDir().mkpath(dir_.filePath("saved")));
+  view_->saveModel(saved);
+  QVERIFY(QFile::exists(saved));
+  QCOMPARE(QFileInfo(saved).size(), QFileInfo(view_->modelPath()).size());
+  attnscope::Translator translator(saved.toStdString());
+  const attnscope::Translation t = translator.translate(attnscope::training_task("reverse").probe);
+  QVERIFY(!t.tokens.empty());
+  QCOMPARE(t.attention.size(), t.tokens.size());
+  for (const auto& row : t.attention) QCOMPARE(row.size(), t.source.tokens.size());
+  const QString unwritable = dir_.filePath("no-such-folder/x.attnmodel");
+  try {
+    view_->saveModel(unwritable);
+    QFAIL("saving into a missing folder did not throw");
+  } catch (const std::runtime_error& e) {
+    QVERIFY2(QString(e.what()).contains(unwritable), e.what());
+  }
+
+  // Open in the Translation tab: listed, selected, shown.
+  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
+  QTest::mouseClick(view_->openButton(), Qt::LeftButton);
+  QCOMPARE(window_->tabs()->currentIndex(), 0);
+  QVERIFY(opened.wait(30000));
+  const QString key = opened.first().first().toString();
+  QVERIFY2(key.startsWith("reverse-additive"), qPrintable(key));
+  QCOMPARE(window_->modelBox()->currentText(), key);
+}
+
+void TrainViewTest::badCorpusFilesGiveAMessageNamingThem() {
+  TrainSettings* settings = view_->settings();
+  settings->setTask(QString());
+  settings->epochsBox()->setValue(1);
+  QByteArray lines;
+  for (int i = 0; i < 40; ++i) lines += "a b c d e\n";
+  const QString good = writeFile("good.txt", lines);
+  const QString missing = dir_.filePath("missing.txt");
+  const QString notUtf8 = writeFile("latin1.txt", QByteArray(lines).replace("c", "\xe9\xe8"));
+  const QString shorter = writeFile("short.txt", "a b\n");
+  const QList<QStringList> cases = {
+      {missing, good, good, good}, {good, good, good, notUtf8}, {good, shorter, good, good}};
+  const QStringList named = {missing, notUtf8, shorter};
+  for (int i = 0; i < cases.size(); ++i) {
+    settings->setCorpusFiles(cases[i]);
+    QSignalSpy ended(view_, &TrainView::runEnded);
+    QTest::mouseClick(view_->startButton(), Qt::LeftButton);
+    const QString message = takeMessage();
+    QVERIFY2(message.contains(named[i]) && !message.contains('\n'), qPrintable(message));
+    QTRY_VERIFY_WITH_TIMEOUT(!ended.isEmpty(), 30000);
+    QVERIFY(!view_->isRunning());
+    QVERIFY(view_->startButton()->isEnabled() && settings->isEnabled());
+    QVERIFY(!view_->saveButton()->isEnabled());
+  }
+}
+
+void TrainViewTest::workerNamesTheBadSetting() {
+  QThread thread;
+  auto* worker = new TrainWorker;
+  worker->moveToThread(&thread);
+  connect(&thread, &QThread::finished, worker, &QObject::deleteLater);
+  thread.start();
+  QSignalSpy failed(worker, &TrainWorker::failed);
+  attnscope::TrainOptions options =
+      attnscope::task_options("reverse", dir_.filePath("bad.attnmodel").toStdString());
+  options.epochs = 0;
+  worker->start(options);
+  QVERIFY(failed.wait(30000));
+  QCOMPARE(failed.first().at(1).toString(), QString("epochs"));
+  const QString message = failed.first().at(0).toString();
+  QVERIFY2(!message.isEmpty() && !message.contains('\n'), qPrintable(message));
+  thread.quit();
+  thread.wait();
+}
+
+void TrainViewTest::closingWhileTrainingStopsCleanly() {
+  for (const bool pause : {false, true}) {
+    chooseSmallReverse(view_->settings());
+    view_->settings()->examplesBox()->setValue(20000);  // so that it is still running
+    QSignalSpy progress(view_, &TrainView::progressed);
+    view_->start();
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 2, 60000);
+    if (pause) {
+      QSignalSpy paused(view_, &TrainView::pausedChanged);
+      view_->pause();
+      QVERIFY(paused.wait(30000));
+    }
+    QVERIFY(view_->isRunning());
+    QElapsedTimer clock;
+    clock.start();
+    window_->close();
+    window_.reset();  // joins the training thread
+    qInfo("closed while %s: %lld ms", pause ? "paused" : "training", clock.elapsed());
+    QVERIFY(clock.elapsed() < 30000);
+    init();
+  }
+}
+
+QTEST_MAIN(TrainViewTest)
+#include "train_view_test.moc"
