@@ -359,7 +359,9 @@ void MainWindow::createActions() {
             .arg(m.config.hidden)
             .arg(m.config.source_vocab)
             .arg(QString::number(m.config.target_vocab) +
-                 (m.subwords.empty() ? QString() : tr(" SentencePiece pieces (a subword model)")))
+                 (m.subwords.empty()           ? QString()
+                  : m.subwords == "characters" ? tr(" characters (a character model)")
+                                               : tr(" SentencePiece pieces (a subword model)")))
             .arg(m.parameters)
             .arg(QString::fromStdString(m.path))
             .arg(m.file_bytes / 1e6, 0, 'f', 1)

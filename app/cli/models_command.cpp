@@ -15,10 +15,13 @@ std::string bleu_text(double bleu) {
   return text;
 }
 
-// "5898+7882 words", or for a subword model "8000+8000 pieces" (SentencePiece's, per side).
+// "5898+7882 words", for a subword model "8000+8000 pieces" (SentencePiece's, per side), for a
+// character model "58+16 characters".
 std::string vocabulary_text(const ModelInfo& m) {
   return std::to_string(m.config.source_vocab) + "+" + std::to_string(m.config.target_vocab) +
-         (m.subword_marker.empty() ? " words" : " pieces");
+         (m.subwords == "characters" ? " characters"
+          : m.subword_marker.empty() ? " words"
+                                     : " pieces");
 }
 
 void print_table(const std::vector<ModelInfo>& models) {

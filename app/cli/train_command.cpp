@@ -1,4 +1,6 @@
+#include <attnscope/errors.h>
 #include <attnscope/trainer.h>
+#include <attnscope/training_tasks.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -46,12 +48,19 @@ TrainObserver make_observer() {
   };
   observer.epoch_done = [terminal](const EpochSummary& s) {
     char line[200];
-    std::snprintf(
-        line, sizeof line,
-        "%sepoch %d: train loss %.3f, valid loss %.3f, ppl %.2f, BLEU %.2f, lr %.2g, %s%s\n",
-        terminal ? "\n" : "", s.epoch, s.train_loss, s.validation_loss, s.validation_perplexity,
-        s.validation_bleu, s.learning_rate, clock_time(s.seconds).c_str(),
-        s.best ? " (best, saved)" : "");
+    // A task's epochs report exact matches (their BLEU says little) and the time so far, which
+    // bench/tasks.sh reads to find when a task reached 95%.
+    char score[64];
+    if (s.validation_accuracy >= 0)
+      std::snprintf(score, sizeof score, "exact %.1f%%", 100.0 * s.validation_accuracy);
+    else
+      std::snprintf(score, sizeof score, "BLEU %.2f", s.validation_bleu);
+    std::snprintf(line, sizeof line,
+                  "%sepoch %d%s: train loss %.3f, valid loss %.3f, ppl %.2f, %s, lr %.2g, %s "
+                  "(total %.1f s)%s\n",
+                  terminal ? "\n" : "", s.epoch, s.partial ? " (stopped early)" : "", s.train_loss,
+                  s.validation_loss, s.validation_perplexity, score, s.learning_rate,
+                  clock_time(s.seconds).c_str(), s.total_seconds, s.best ? " (best, saved)" : "");
     std::cerr << line << std::flush;
   };
   return observer;
@@ -59,24 +68,67 @@ TrainObserver make_observer() {
 
 // TrainOptions' names for the settings this command's flags set.
 const FlagNames kTrainFlags = {
-    {"output_path", "--out"},           {"epochs", "--epochs"},
-    {"batch_size", "--batch"},          {"min_frequency", "--min-freq"},
-    {"model.embedding", "--emb"},       {"model.hidden", "--hidden"},
-    {"model.dropout", "--dropout"},     {"model.score", "--score"},
-    {"learning_rate", "--lr"},          {"test_source_path", "--test-src"},
-    {"test_target_path", "--test-tgt"}, {"resume", "--resume"},
+    {"output_path", "--out"},
+    {"epochs", "--epochs"},
+    {"batch_size", "--batch"},
+    {"min_frequency", "--min-freq"},
+    {"model.embedding", "--emb"},
+    {"model.hidden", "--hidden"},
+    {"model.dropout", "--dropout"},
+    {"model.score", "--score"},
+    {"learning_rate", "--lr"},
+    {"test_source_path", "--test-src"},
+    {"test_target_path", "--test-tgt"},
+    {"resume", "--resume"},
     {"subwords", "--subwords"},
+    {"task", "--task"},
+    {"task_examples", "--examples"},
+    {"snapshots_path", "--snapshots"},
+    {"snapshot_every", "--snapshot-every"},
+    {"probe", "--probe"},
+    {"source_path", "--src"},
+    {"target_path", "--tgt"},
+    {"validation_source_path", "--val-src"},
+    {"validation_target_path", "--val-tgt"},
 };
+
+// The settings a task brings (task_options) where the command line gives none of its own.
+void apply_task_defaults(CLI::App& app, TrainOptions& o) {
+  const TrainOptions task = task_options(o.task, o.output_path);
+  const auto unset = [&app](const char* flag) { return app.get_option(flag)->count() == 0; };
+  if (unset("--epochs")) o.epochs = task.epochs;
+  if (unset("--batch")) o.batch_size = task.batch_size;
+  if (unset("--lr")) o.learning_rate = task.learning_rate;
+  if (unset("--min-freq")) o.min_frequency = task.min_frequency;
+  if (unset("--patience")) o.patience = task.patience;
+  if (unset("--emb")) o.model.embedding = task.model.embedding;
+  if (unset("--hidden")) o.model.hidden = task.model.hidden;
+  if (unset("--dropout")) o.model.dropout = task.model.dropout;
+  o.label_smoothing = task.label_smoothing;
+  o.model.source_language = task.model.source_language;
+  o.model.target_language = task.model.target_language;
+}
 
 }  // namespace
 
 Action add_train_command(CLI::App& app) {
   auto c = std::make_shared<TrainCommand>();
   TrainOptions& o = c->options;
-  app.add_option("--src", o.source_path, "training source text (plain or .gz)")->required();
-  app.add_option("--tgt", o.target_path, "training target text")->required();
-  app.add_option("--val-src", o.validation_source_path, "validation source text")->required();
-  app.add_option("--val-tgt", o.validation_target_path, "validation target text")->required();
+  app.add_option("--src", o.source_path, "training source text (plain or .gz)");
+  app.add_option("--tgt", o.target_path, "training target text");
+  app.add_option("--val-src", o.validation_source_path, "validation source text");
+  app.add_option("--val-tgt", o.validation_target_path, "validation target text");
+  app.add_option("--task", o.task,
+                 "a built-in task instead of the corpus files (" + training_task_list() +
+                     "); its own sizes, epochs and learning rate unless given");
+  app.add_option("--examples", o.task_examples, "training examples of the task (0 = its default)");
+  app.add_option("--snapshots", o.snapshots_path,
+                 "write the probe's greedy output and attention every --snapshot-every batches "
+                 "to this file (JSON lines)");
+  app.add_option("--snapshot-every", o.snapshot_every, "batches between snapshots (default 10)");
+  app.add_option("--probe", o.probe,
+                 "the sentence snapshots decode (default: the task's, or the first validation "
+                 "sentence)");
   app.add_option("--test-src", o.test_source_path, "test source: BLEU stored in the model");
   app.add_option("--test-tgt", o.test_target_path, "test target");
   app.add_option("--score", o.model.score, "attention score function")->required();
@@ -94,7 +146,7 @@ Action add_train_command(CLI::App& app) {
   app.add_option("--lr", o.learning_rate, "Adam learning rate")->capture_default_str();
   app.add_option("--dropout", o.model.dropout, "dropout")->capture_default_str();
   app.add_option("--patience", o.patience,
-                 "epochs without a better validation BLEU before stopping")
+                 "epochs without a better validation BLEU (a task: exact match) before stopping")
       ->capture_default_str();
   app.add_option("--max-batches", o.max_batches, "batches per epoch (0 = all)");
   app.add_flag("--resume", o.resume, "continue from OUT.state after an interruption");
@@ -107,6 +159,32 @@ Action add_train_command(CLI::App& app) {
         if (option->get_expected_min() > 0)
           for (const auto& value : option->results()) command += " " + value;
       }
+    TrainOptions& o = c->options;
+    if (!o.task.empty()) {
+      run_with_flags(kTrainFlags, [&] {
+        try {
+          training_task(o.task);
+        } catch (const std::invalid_argument& e) {
+          throw SettingError("task", e.what());
+        }
+        return 0;
+      });
+      apply_task_defaults(app, o);
+    } else {
+      for (const char* flag : {"--src", "--tgt", "--val-src", "--val-tgt"})
+        if (app.get_option(flag)->count() == 0)
+          throw std::invalid_argument(std::string(flag) +
+                                      " is required: train on a parallel corpus (--src, --tgt, "
+                                      "--val-src, --val-tgt) or on a built-in --task");
+    }
+    // Snapshots cost a greedy decoding each: only when they are written.
+    if (o.snapshots_path.empty()) {
+      if (app.get_option("--snapshot-every")->count() > 0 || !o.probe.empty())
+        std::cerr << "note: --snapshot-every and --probe apply only with --snapshots FILE\n";
+      o.snapshot_every = 0;
+    } else if (app.get_option("--snapshot-every")->count() == 0) {
+      o.snapshot_every = 10;
+    }
     c->options.model.attention = c->options.model.hidden;
     c->options.command = command;
     if (c->options.subwords > 0 && app.get_option("--min-freq")->count() > 0)
@@ -118,7 +196,11 @@ Action add_train_command(CLI::App& app) {
       return 0;
     });
     std::cout << "model '" << c->options.output_path << "': best epoch " << record.best_epoch
-              << " of " << record.epochs << ", validation BLEU " << record.validation_bleu;
+              << " of " << record.epochs;
+    if (record.validation_accuracy >= 0)
+      std::cout << ", validation exact match " << 100.0 * record.validation_accuracy << "%";
+    else
+      std::cout << ", validation BLEU " << record.validation_bleu;
     if (record.test_bleu >= 0)
       std::cout << ", test BLEU " << record.test_bleu << " (beam 5: " << record.test_bleu_beam5
                 << ")";

@@ -13,8 +13,9 @@ struct TrainingRecord {
   int best_epoch = 0;    // the epoch whose weights are stored
   double seconds = 0.0;  // wall-clock training time
   double validation_loss = 0.0;
-  double validation_bleu = 0.0;  // greedy
-  double test_bleu = -1.0;       // greedy; < 0 when not measured
+  double validation_bleu = 0.0;       // greedy; < 0 for a task model (its outputs are no sentences)
+  double validation_accuracy = -1.0;  // a task model's share of exact outputs; < 0 otherwise
+  double test_bleu = -1.0;            // greedy; < 0 when not measured
   double test_bleu_beam5 = -1.0;
   std::string test_corpus;
   std::string command;  // the command line that trained it
@@ -33,7 +34,9 @@ struct ModelInfo {
   std::string subword_marker;  // empty for word models
   // How words become pieces: "sentencepiece" for a model trained with subwords (its
   // vocabularies, config.source_vocab and target_vocab, are the SentencePiece models' pieces,
-  // the four special tokens included); empty for a word model or a TorchScript module.
+  // the four special tokens included); "characters" for a character model (a task such as
+  // `dates`: lowercased words split into characters); empty for a word model or a TorchScript
+  // module.
   std::string subwords;
   // "attnscope" (lowercase, punctuation split off: text.h's tokenize) or "whitespace" (as typed)
   std::string tokenizer = "attnscope";

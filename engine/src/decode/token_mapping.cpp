@@ -42,6 +42,16 @@ TokenMapping TokenMapping::native(const Vocabulary& source, const Vocabulary& ta
   return m;
 }
 
+TokenMapping TokenMapping::characters(const Vocabulary& source, const Vocabulary& target,
+                                      int64_t max_source_length) {
+  TokenMapping m = native(source, target, max_source_length);
+  m.characters_ = true;
+  // Every character of the vocabulary is a piece: the greedy longest match of split() finds
+  // them one by one, and words() joins them back as any "▁" model's pieces.
+  m.subword_marker_ = kWordStart;
+  return m;
+}
+
 TokenMapping TokenMapping::scripted(const ScriptedModelAttributes& a) {
   TokenMapping m;
   m.source_ = side_of(a.source_vocabulary);
@@ -77,8 +87,10 @@ std::vector<std::string> TokenMapping::pieces_of(const std::string& word, const 
 }
 
 std::vector<std::string> TokenMapping::split(const std::string& sentence, const Side& side) const {
-  const std::vector<std::string> words =
-      lowercase_ ? tokenize(sentence) : split_on_whitespace(sentence);
+  // A character model keeps punctuation inside its words: "2021-03-03" is one word.
+  const std::vector<std::string> words = characters_  ? split_on_whitespace(to_lower(sentence))
+                                         : lowercase_ ? tokenize(sentence)
+                                                      : split_on_whitespace(sentence);
   if (!side.subwords.empty()) return side.subwords.encode(words);
   if (subword_marker_.empty()) return words;
   std::vector<std::string> tokens;
@@ -155,7 +167,8 @@ std::vector<int64_t> TokenMapping::target_ids(const std::string& sentence) const
 
 int64_t TokenMapping::target_id(const std::string& token) const {
   const std::string typed = lowercase_ ? to_lower(token) : token;
-  if (!target_.subwords.empty() && !target_.contains(typed) && target_.contains(kWordStart + typed))
+  if ((!target_.subwords.empty() || characters_) && !target_.contains(typed) &&
+      target_.contains(kWordStart + typed))
     return id_in(target_, kWordStart + typed);
   return id_in(target_, typed);
 }

@@ -19,6 +19,10 @@ class TokenMapping {
   static TokenMapping native(const Vocabulary& source, const Vocabulary& target,
                              int64_t max_source_length, const SubwordModel& source_subwords = {},
                              const SubwordModel& target_subwords = {});
+  /// attnscope's character models: lowercased text split on whitespace, each word into its
+  /// characters ("▁" before the first), the vocabularies' tokens.
+  static TokenMapping characters(const Vocabulary& source, const Vocabulary& target,
+                                 int64_t max_source_length);
   /// A TorchScript model's attributes.
   static TokenMapping scripted(const ScriptedModelAttributes& attributes);
 
@@ -54,7 +58,8 @@ class TokenMapping {
                                         const std::vector<std::string>& tokens) const;
 
   Side source_, target_;
-  bool lowercase_ = true;  // the attnscope tokenizer; otherwise split on whitespace as typed
+  bool lowercase_ = true;    // the attnscope tokenizer; otherwise split on whitespace as typed
+  bool characters_ = false;  // lowercase, split on whitespace, words into characters
   int64_t unk_ = 0, eos_ = 0;
   bool append_eos_ = true;
   size_t max_source_tokens_ = 0;  // without the end token

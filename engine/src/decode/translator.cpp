@@ -15,9 +15,13 @@ void load_native(Translator::Impl& impl, const std::string& path) {
   load_parameters(*model, checkpoint, path);
   model->eval();
   model->prepare_inference();
-  impl.tokens = TokenMapping::native(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
-                                     checkpoint.config.max_source_length,
-                                     checkpoint.source_subwords, checkpoint.target_subwords);
+  impl.tokens =
+      checkpoint.subwords == kCharacters
+          ? TokenMapping::characters(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
+                                     checkpoint.config.max_source_length)
+          : TokenMapping::native(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
+                                 checkpoint.config.max_source_length, checkpoint.source_subwords,
+                                 checkpoint.target_subwords);
   impl.info = model_info(checkpoint, path, model->parameter_count());
   impl.model = std::make_unique<NativeStepModel>(std::move(model));
 }

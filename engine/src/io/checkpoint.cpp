@@ -49,17 +49,19 @@ uint32_t crc(const char* data, size_t size) {
 }
 
 nlohmann::json training_to_json(const TrainingRecord& t) {
-  return {{"corpus", t.corpus},
-          {"epochs", t.epochs},
-          {"best_epoch", t.best_epoch},
-          {"seconds", t.seconds},
-          {"validation_loss", t.validation_loss},
-          {"validation_bleu", t.validation_bleu},
-          {"test_bleu", t.test_bleu},
-          {"test_bleu_beam5", t.test_bleu_beam5},
-          {"test_corpus", t.test_corpus},
-          {"command", t.command},
-          {"seed", t.seed}};
+  nlohmann::json json = {{"corpus", t.corpus},
+                         {"epochs", t.epochs},
+                         {"best_epoch", t.best_epoch},
+                         {"seconds", t.seconds},
+                         {"validation_loss", t.validation_loss},
+                         {"validation_bleu", t.validation_bleu},
+                         {"test_bleu", t.test_bleu},
+                         {"test_bleu_beam5", t.test_bleu_beam5},
+                         {"test_corpus", t.test_corpus},
+                         {"command", t.command},
+                         {"seed", t.seed}};
+  if (t.validation_accuracy >= 0) json["validation_accuracy"] = t.validation_accuracy;
+  return json;
 }
 
 TrainingRecord training_from_json(const nlohmann::json& j) {
@@ -75,6 +77,8 @@ TrainingRecord training_from_json(const nlohmann::json& j) {
   t.test_corpus = j.at("test_corpus").get<std::string>();
   t.command = j.at("command").get<std::string>();
   t.seed = integer_at<uint64_t>(j, "seed");
+  if (j.contains("validation_accuracy"))  // written for models of built-in tasks only
+    t.validation_accuracy = j.at("validation_accuracy").get<double>();
   return t;
 }
 
@@ -164,7 +168,7 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
       fail(path, "is corrupted: vocabulary sizes differ from its config");
     if (json.contains("subwords")) {
       checkpoint.subwords = json.at("subwords").get<std::string>();
-      if (checkpoint.subwords != kSentencePiece)
+      if (checkpoint.subwords != kSentencePiece && checkpoint.subwords != kCharacters)
         fail(path, "has an invalid header: unknown kind of subwords '" + checkpoint.subwords + "'");
     }
 
@@ -201,7 +205,7 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
 #endif
       const bool source_subwords = name == kSourceSubwords,
                  target_subwords = name == kTargetSubwords;
-      if (!checkpoint.subwords.empty() && (source_subwords || target_subwords)) {
+      if (checkpoint.subwords == kSentencePiece && (source_subwords || target_subwords)) {
         if (type != torch::kByte) fail(path, "is corrupted: tensor '" + name + "' is not bytes");
         (source_subwords ? checkpoint.source_subwords : checkpoint.target_subwords) = read_subwords(
             path, source_subwords ? "source" : "target", data + offset, bytes,
@@ -217,7 +221,7 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
     if (expected_data < data_bytes)
       fail(path, error_message("is corrupted: ", data_bytes - expected_data,
                                " unexpected bytes after the last tensor"));
-    if (!header_only && !checkpoint.subwords.empty()) {
+    if (!header_only && checkpoint.subwords == kSentencePiece) {
       if (checkpoint.source_subwords.empty())
         fail(path, std::string("lacks its source SentencePiece model (tensor '") + kSourceSubwords +
                        "')");
@@ -290,12 +294,14 @@ ModelConfig config_from_json(const nlohmann::json& j) {
 void save_checkpoint(const std::string& path, const Checkpoint& checkpoint,
                      StoredPrecision precision) {
   const bool subwords = !checkpoint.subwords.empty();
-  if (subwords && (checkpoint.subwords != kSentencePiece || checkpoint.source_subwords.empty() ||
-                   checkpoint.target_subwords.empty()))
+  const bool sentencepiece = checkpoint.subwords == kSentencePiece;
+  if (subwords &&
+      !(sentencepiece ? !checkpoint.source_subwords.empty() && !checkpoint.target_subwords.empty()
+                      : checkpoint.subwords == kCharacters))
     ATTNSCOPE_THROW_INVALID_ARGUMENT("checkpoint: subwords '", checkpoint.subwords,
                                      "' need both SentencePiece models");
   auto tensors = checkpoint.tensors;
-  if (subwords) {
+  if (sentencepiece) {
     for (const auto& [name, model] : {std::pair{kSourceSubwords, &checkpoint.source_subwords},
                                       std::pair{kTargetSubwords, &checkpoint.target_subwords}}) {
       const std::string& bytes = model->bytes();

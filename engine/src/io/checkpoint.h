@@ -13,7 +13,8 @@
 // tensors, "subwords.source" and "subwords.target", hold the serialized SentencePiece models
 // whose pieces are the vocabularies. A word model is still written as version 1, which every
 // attnscope reads; an older attnscope refuses a subword model by its version instead of reading
-// its pieces as words.
+// its pieces as words. A character model is version 2 too, with "subwords": "characters" and no
+// stored models.
 //
 // Every length and checksum is verified before anything is used, so a damaged file gives a
 // one-line error instead of a crash. The score function's name is the one thing left to the
@@ -36,6 +37,9 @@ namespace attnscope {
 
 constexpr uint32_t kCheckpointVersion = 2;  // the newest version this attnscope reads
 constexpr char kSentencePiece[] = "sentencepiece";
+// A character model (the `dates` task): its vocabularies are single characters, "▁" before a
+// word's first; it needs no stored segmentation model.
+constexpr char kCharacters[] = "characters";
 
 enum class StoredPrecision { kFloat32, kFloat16 };
 

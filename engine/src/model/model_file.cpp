@@ -25,7 +25,8 @@ ModelInfo model_info(const Checkpoint& checkpoint, const std::string& path, int6
   info.file_bytes = checkpoint.file_bytes;
   if (!checkpoint.subwords.empty()) {
     info.subwords = checkpoint.subwords;
-    info.subword_marker = "\u2581";  // SentencePiece marks the first piece of every word
+    // SentencePiece marks the first piece of every word, and character models do the same.
+    info.subword_marker = "\u2581";
   }
   return info;
 }

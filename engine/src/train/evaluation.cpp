@@ -37,6 +37,10 @@ Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
   Validation result;
   result.loss = loss_sum / std::max<int64_t>(1, tokens);
   result.bleu = corpus_bleu(hypotheses, references).bleu;
+  size_t exact = 0;
+  for (size_t i = 0; i < hypotheses.size(); ++i) exact += hypotheses[i] == references[i];
+  result.exact =
+      static_cast<double>(exact) / static_cast<double>(std::max<size_t>(1, pairs.size()));
   return result;
 }
 

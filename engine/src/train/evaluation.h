@@ -10,12 +10,13 @@
 namespace attnscope {
 
 struct Validation {
-  double loss = 0.0;  // per target token, without label smoothing
-  double bleu = 0.0;  // greedy
+  double loss = 0.0;   // per target token, without label smoothing
+  double bleu = 0.0;   // greedy
+  double exact = 0.0;  // share of greedy outputs equal to their reference, word for word
 };
 
-/// Teacher-forced loss and greedy-search BLEU of `model` on `pairs` against `references`
-/// (words). A subword model's output pieces are joined into words first, as
+/// Teacher-forced loss, greedy-search BLEU and exact matches of `model` on `pairs` against
+/// `references` (words). A subword model's output pieces are joined into words first, as
 /// Translation::words() joins them (`subword_marker`: "▁"; "" for a word model).
 Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
                     const std::vector<std::vector<std::string>>& references,

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -12,6 +13,9 @@
 #include "attnscope/corpus.h"
 #include "attnscope/errors.h"
 #include "attnscope/score_functions.h"
+#include "attnscope/text.h"
+#include "attnscope/training_tasks.h"
+#include "decode/search.h"
 #include "model/model_file.h"
 #include "model/seq2seq.h"
 #include "train/allocator_tuning.h"
@@ -23,6 +27,7 @@
 #include "train/plateau_schedule.h"
 #include "train/resume_state.h"
 #include "train/seeding.h"
+#include "train/task_corpus.h"
 
 namespace attnscope {
 namespace {
@@ -55,6 +60,34 @@ void set_learning_rate(torch::optim::Adam& optimizer, double rate) {
     static_cast<torch::optim::AdamOptions&>(group.options()).lr(rate);
 }
 
+// A task generates its examples, so the settings that describe a corpus do not apply.
+void validate_task_options(const TrainOptions& o) {
+  try {
+    training_task(o.task);
+  } catch (const std::invalid_argument& e) {
+    ATTNSCOPE_THROW_SETTING("task", e.what());
+  }
+  for (const auto& [setting, path] :
+       {std::pair{"source_path", &o.source_path}, std::pair{"target_path", &o.target_path},
+        std::pair{"validation_source_path", &o.validation_source_path},
+        std::pair{"validation_target_path", &o.validation_target_path},
+        std::pair{"test_source_path", &o.test_source_path},
+        std::pair{"test_target_path", &o.test_target_path}})
+    if (!path->empty())
+      ATTNSCOPE_THROW_SETTING(setting, "task '", o.task,
+                              "' generates its own examples: give a task or corpus files, not "
+                              "both");
+  if (o.subwords != 0)
+    ATTNSCOPE_THROW_SETTING("subwords", "task '", o.task,
+                            "' has its own vocabulary: subwords are for corpora");
+  // A million examples of the longest task take ~100 MB; more is a typo, not a lesson.
+  if (o.task_examples < 0 || o.task_examples > 1000000)
+    ATTNSCOPE_THROW_SETTING("task_examples",
+                            "the number of task examples must be between 1 and 1000000 (or 0 for "
+                            "the task's default), not ",
+                            o.task_examples);
+}
+
 // Settings are named as TrainOptions names them; front ends map them onto their own controls.
 void validate_options(const TrainOptions& o) {
   if (!is_score_function(o.model.score))
@@ -81,6 +114,16 @@ void validate_options(const TrainOptions& o) {
   if (!(o.learning_rate > 0.0 && std::isfinite(o.learning_rate)))
     ATTNSCOPE_THROW_SETTING("learning_rate", "the learning rate must be a positive number, not ",
                             o.learning_rate);
+  if (o.snapshot_every < 0)
+    ATTNSCOPE_THROW_SETTING("snapshot_every",
+                            "snapshots are taken every N batches: N must be at least 1 (or 0 for "
+                            "none), not ",
+                            o.snapshot_every);
+  if (!o.snapshots_path.empty() && o.snapshot_every == 0)
+    ATTNSCOPE_THROW_SETTING("snapshot_every",
+                            "snapshots written to a file need a snapshot every N batches, N at "
+                            "least 1");
+  if (!o.task.empty()) validate_task_options(o);
   if (o.test_source_path.empty() != o.test_target_path.empty())
     ATTNSCOPE_THROW_SETTING(o.test_source_path.empty() ? "test_source_path" : "test_target_path",
                             "a test set needs both its source and its target file");
@@ -95,10 +138,18 @@ class Trainer {
     validate_options(options_);
     check_output_path(options_.output_path);
     const int64_t max_words = options_.model.max_source_length - 1;
-    const TokenizedPairs train_text =
-        read_parallel(options_.source_path, options_.target_path, max_words);
-    const TokenizedPairs valid_text =
-        read_parallel(options_.validation_source_path, options_.validation_target_path, max_words);
+    TokenizedPairs train_text, valid_text;
+    if (task()) {
+      TaskCorpus corpus = make_task_corpus(task_spec(), task_examples(), options_.seed);
+      train_text = std::move(corpus.train);
+      valid_text = std::move(corpus.validation);
+      valid_references_ = std::move(corpus.validation_references);
+    } else {
+      train_text = read_parallel(options_.source_path, options_.target_path, max_words);
+      valid_text = read_parallel(options_.validation_source_path, options_.validation_target_path,
+                                 max_words);
+      valid_references_ = valid_text.target;
+    }
     // The test set is only used after the last epoch: a bad one must fail before the first.
     if (!options_.test_source_path.empty()) {
       LinePairs test = read_line_pairs(options_.test_source_path, options_.test_target_path);
@@ -136,16 +187,20 @@ class Trainer {
       const TokenizedPairs valid_pieces =
           split_into_pieces(valid_text, source_subwords_, target_subwords_, max_words, kept);
       valid_pairs_ = to_ids(valid_pieces, source_vocabulary_, target_vocabulary_);
+      valid_references_.clear();
       for (size_t i : kept) valid_references_.push_back(valid_text.target[i]);
     } else {
       train_pairs_ = to_ids(train_text, source_vocabulary_, target_vocabulary_);
       valid_pairs_ = to_ids(valid_text, source_vocabulary_, target_vocabulary_);
-      valid_references_ = valid_text.target;
     }
     record_.corpus =
-        error_message(std::filesystem::path(options_.source_path).filename().string(), " + ",
-                      std::filesystem::path(options_.target_path).filename().string(), " (",
-                      train_pairs_.size(), " pairs)");
+        task()
+            ? error_message("task ", options_.task, " (", train_pairs_.size(),
+                            " generated examples, seed ", options_.seed, ")")
+            : error_message(std::filesystem::path(options_.source_path).filename().string(), " + ",
+                            std::filesystem::path(options_.target_path).filename().string(), " (",
+                            train_pairs_.size(), " pairs)");
+    if (options_.snapshot_every > 0) prepare_probe(valid_text, state_path);
     record_.command = options_.command;
     record_.seed = options_.seed;
     train_epochs(state_path);
@@ -155,6 +210,66 @@ class Trainer {
 
  private:
   bool subwords() const { return options_.subwords > 0; }
+  bool task() const { return !options_.task.empty(); }
+  const TaskSpec& task_spec() const { return training_task(options_.task); }
+  size_t task_examples() const {
+    return static_cast<size_t>(options_.task_examples > 0 ? options_.task_examples
+                                                          : task_spec().train_examples);
+  }
+  // Character models (the `dates` task) read and write characters, "▁" before a word's first.
+  bool characters() const { return task() && task_spec().text == TaskText::kCharacters; }
+
+  // The probe whose greedy output and attention each snapshot records, as source ids.
+  void prepare_probe(const TokenizedPairs& valid_text, const std::string& state_path) {
+    std::string text = options_.probe;
+    if (text.empty()) text = task() ? task_spec().probe : join_tokens(valid_text.source.front());
+    std::vector<std::string> tokens = task() ? task_tokens(text, task_spec().text) : tokenize(text);
+    if (subwords()) tokens = source_subwords_.encode(tokens);
+    if (tokens.empty())
+      ATTNSCOPE_THROW_SETTING("probe", "the probe sentence '", text, "' holds no word");
+    const auto limit = static_cast<size_t>(options_.model.max_source_length - 1);
+    if (tokens.size() > limit) tokens.resize(limit);
+    probe_ids_.clear();
+    for (const auto& token : tokens) probe_ids_.push_back(source_vocabulary_.id(token));
+    probe_ids_.push_back(Vocabulary::kEos);
+    probe_tokens_ = tokens;
+    probe_tokens_.push_back(source_vocabulary_.token(Vocabulary::kEos));
+    if (options_.snapshots_path.empty()) return;
+    // A resumed run continues its file; a fresh one starts it anew.
+    const bool resumed = options_.resume && std::filesystem::exists(state_path);
+    snapshots_file_.open(options_.snapshots_path, resumed ? std::ios::app : std::ios::trunc);
+    if (!snapshots_file_)
+      ATTNSCOPE_THROW_SETTING("snapshots_path", "cannot write snapshots to '",
+                              options_.snapshots_path, "'");
+  }
+
+  // Decodes the probe with the weights as they are now. Evaluation mode uses no random numbers,
+  // so snapshots leave the training itself exactly as it would be without them.
+  void take_snapshot(int epoch, double loss) {
+    TrainingSnapshot snapshot;
+    {
+      torch::NoGradGuard no_grad;
+      model_->eval();
+      const int limit = static_cast<int>(2 * probe_ids_.size()) + 10;
+      const Hypothesis found = greedy_search(model_, {probe_ids_}, {limit}).front();
+      model_->train();
+      for (int64_t id : found.tokens) snapshot.output.push_back(target_vocabulary_.token(id));
+      if (has_attention(config_.score)) snapshot.attention = found.attention;
+    }
+    snapshot.batch = total_batches_;
+    snapshot.epoch = epoch;
+    snapshot.loss = loss;
+    snapshot.source = probe_tokens_;
+    snapshot.subword_marker = subword_marker();
+    if (snapshots_file_.is_open()) {
+      snapshots_file_ << snapshot_json_line(snapshot) << '\n' << std::flush;
+      if (!snapshots_file_)
+        ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write snapshots to '", options_.snapshots_path, "'");
+    }
+    if (observer_.snapshot) observer_.snapshot(snapshot);
+  }
+
+  bool stop_requested() const { return observer_.stop_requested && observer_.stop_requested(); }
 
   // "13.4 en / 13.7 de pieces": the mean length of a corpus's sentences on each side.
   std::string per_sentence(const TokenizedPairs& pairs, const char* unit) const {
@@ -174,8 +289,10 @@ class Trainer {
     if (subwords()) {
       learn_subwords(train_text);
     } else {
-      source_vocabulary_ = Vocabulary::build(train_text.source, options_.min_frequency);
-      target_vocabulary_ = Vocabulary::build(train_text.target, options_.min_frequency);
+      // A task's symbols are all wanted, however rarely one is drawn.
+      const int min_frequency = task() ? 1 : options_.min_frequency;
+      source_vocabulary_ = Vocabulary::build(train_text.source, min_frequency);
+      target_vocabulary_ = Vocabulary::build(train_text.target, min_frequency);
     }
     config_ = options_.model;
     config_.source_vocab = source_vocabulary_.size();
@@ -253,7 +370,9 @@ class Trainer {
 
   void train_epochs(const std::string& state_path) {
     const auto batches = length_buckets(train_pairs_, options_.batch_size);
-    for (int epoch = state_.epochs_done + 1; epoch <= options_.epochs && !state_.stopped; ++epoch) {
+    total_batches_ = static_cast<int64_t>(state_.epochs_done) * batches_per_epoch(batches);
+    for (int epoch = state_.epochs_done + 1;
+         epoch <= options_.epochs && !state_.stopped && !stopped_by_request_; ++epoch) {
       const auto start = Clock::now();
       const double train_loss = train_epoch(epoch, batches);
       const Validation validation =
@@ -263,14 +382,24 @@ class Trainer {
         ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the validation loss is ",
                                       loss_text(validation.loss), " after epoch ", epoch, "; ",
                                       kept_model());
-      EpochSummary summary{
-          epoch,           train_loss, validation.loss,      std::exp(validation.loss),
-          validation.bleu, 0.0,        state_.learning_rate, false};
-      summary.best = apply_plateau_schedule(state_, epoch, validation.bleu, validation.loss,
-                                            options_.patience);
+      EpochSummary summary;
+      summary.epoch = epoch;
+      summary.train_loss = train_loss;
+      summary.validation_loss = validation.loss;
+      summary.validation_perplexity = std::exp(validation.loss);
+      summary.validation_bleu = validation.bleu;
+      summary.learning_rate = state_.learning_rate;
+      summary.partial = stopped_by_request_;
+      // A task's outputs are symbols or one ISO date, whose BLEU says little (a date is one
+      // word: no 4-grams): its exact matches decide the best epoch instead.
+      if (task()) summary.validation_accuracy = validation.exact;
+      const double score = task() ? 100.0 * validation.exact : validation.bleu;
+      summary.best =
+          apply_plateau_schedule(state_, epoch, score, validation.loss, options_.patience);
       set_learning_rate(*optimizer_, state_.learning_rate);
       summary.seconds = seconds_since(start);
       state_.seconds += summary.seconds;
+      summary.total_seconds = state_.seconds;
       update_record();
       if (summary.best) save_model(options_.output_path);
       save_state(state_path);
@@ -285,9 +414,7 @@ class Trainer {
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), rng);
     torch::manual_seed(epoch_torch_seed(options_.seed, epoch));
-    const int batches = options_.max_batches > 0
-                            ? std::min<int>(options_.max_batches, static_cast<int>(order.size()))
-                            : static_cast<int>(order.size());
+    const int batches = batches_per_epoch(buckets);
     model_->train();
     const auto start = Clock::now();
     double loss_sum = 0.0;
@@ -298,13 +425,27 @@ class Trainer {
       loss_sum += loss * static_cast<double>(batch.target_tokens);
       tokens += batch.target_tokens;
       sentences += batch.source.size(0);
+      ++total_batches_;
+      if (options_.snapshot_every > 0 &&
+          (total_batches_ == 1 || total_batches_ % options_.snapshot_every == 0))
+        take_snapshot(epoch, loss_sum / static_cast<double>(tokens));
       if (observer_.progress) {
         const double elapsed = seconds_since(start);
         observer_.progress({epoch, options_.epochs, i + 1, batches, loss_sum / tokens,
-                            sentences / elapsed, elapsed / (i + 1) * (batches - i - 1)});
+                            sentences / elapsed, elapsed / (i + 1) * (batches - i - 1),
+                            total_batches_});
+      }
+      if (stop_requested()) {
+        stopped_by_request_ = true;
+        break;
       }
     }
     return loss_sum / std::max<int64_t>(1, tokens);
+  }
+
+  int batches_per_epoch(const std::vector<std::vector<size_t>>& buckets) const {
+    const auto all = static_cast<int>(buckets.size());
+    return options_.max_batches > 0 ? std::min(options_.max_batches, all) : all;
   }
 
   double train_batch(const Batch& batch, int epoch, int index) {
@@ -330,8 +471,10 @@ class Trainer {
     record_.epochs = state_.epochs_done;
     record_.best_epoch = state_.best_epoch;
     record_.seconds = state_.seconds;
-    record_.validation_bleu = state_.best_bleu;
     record_.validation_loss = state_.best_loss;
+    // For a task, the best score is its exact matches in percent (see train_epochs).
+    record_.validation_bleu = task() ? -1.0 : state_.best_bleu;
+    record_.validation_accuracy = task() ? state_.best_bleu / 100.0 : -1.0;
   }
 
   Checkpoint checkpoint() const {
@@ -345,11 +488,13 @@ class Trainer {
       c.subwords = kSentencePiece;
       c.source_subwords = source_subwords_;
       c.target_subwords = target_subwords_;
+    } else if (characters()) {
+      c.subwords = kCharacters;
     }
     return c;
   }
 
-  std::string subword_marker() const { return subwords() ? "\u2581" : ""; }
+  std::string subword_marker() const { return subwords() || characters() ? "\u2581" : ""; }
 
   // The model file keeps half precision: the shipped models must fit the size budget together.
   void save_model(const std::string& path) const {
@@ -391,9 +536,37 @@ class Trainer {
   std::vector<IdPair> train_pairs_, valid_pairs_;
   std::vector<std::vector<std::string>> valid_references_;
   std::vector<std::string> test_sources_, test_references_;
+  std::vector<int64_t> probe_ids_;  // snapshots: the probe as the model reads it
+  std::vector<std::string> probe_tokens_;
+  std::ofstream snapshots_file_;
+  int64_t total_batches_ = 0;  // batches trained in the whole run (estimated after a resume)
+  bool stopped_by_request_ = false;
 };
 
 }  // namespace
+
+TrainOptions task_options(const std::string& name, const std::string& output_path) {
+  const TaskSpec& task = training_task(name);
+  TrainOptions o;
+  o.task = task.name;
+  o.output_path = output_path;
+  o.epochs = task.epochs;
+  o.batch_size = task.batch_size;
+  o.learning_rate = task.learning_rate;
+  o.min_frequency = 1;
+  // Each task has one right answer: smoothing would only slow the last steps to 100%.
+  o.label_smoothing = 0.0;
+  o.patience = 3;
+  o.model.embedding = task.embedding;
+  o.model.hidden = task.hidden;
+  o.model.attention = task.hidden;
+  o.model.dropout = task.dropout;
+  o.model.source_language = "in";
+  o.model.target_language = "out";
+  // A few snapshots a second on two cores: enough to see the alignment form.
+  o.snapshot_every = 10;
+  return o;
+}
 
 TrainingRecord train(const TrainOptions& options, const TrainObserver& observer) {
   keep_freed_memory_for_reuse();
