@@ -194,6 +194,8 @@ TrainOptions TrainSettings::options(const std::string& outputPath) const {
   }
   options.model.score = score_->currentText().toStdString();
   options.model.embedding = embedding_->value();
+  // A task's additive scorer is as wide as its GRU (task_options); it stays so when resized.
+  if (options.model.attention == options.model.hidden) options.model.attention = hidden_->value();
   options.model.hidden = hidden_->value();
   options.epochs = epochs_->value();
   options.batch_size = batchSize_->value();

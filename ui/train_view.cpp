@@ -169,6 +169,7 @@ void TrainView::start() {
                                  .arg(++runs_));
   options.output_path = modelPath_.toStdString();
   task_ = !task.isEmpty();
+  epochs_ = options.epochs;
   totalBatch_ = 0;
   snapshots_->clear();
   curves_->reset(options.epochs, task_);
@@ -232,7 +233,8 @@ void TrainView::showProgress(const TrainProgress& p) {
                          .arg(p.batches)
                          .arg(p.sentences_per_second, 0, 'f', 0)
                          .arg(duration(p.eta_seconds), duration(run)));
-  if (std::isfinite(p.loss)) curves_->addTrainingLoss(static_cast<double>(p.total_batch), p.loss);
+  if (std::isfinite(p.loss))
+    curves_->addTrainingLoss(static_cast<double>(p.total_batch), p.loss, p.epoch);
   scheduleCurves();
   Q_EMIT progressed(p.total_batch);
 }
@@ -257,13 +259,14 @@ void TrainView::showSnapshot(const TrainingSnapshot& snapshot) {
   totalBatch_ = std::max<qint64>(totalBatch_, snapshot.batch);
   snapshots_->addSnapshot(snapshot);
   if (std::isfinite(snapshot.loss))
-    curves_->addTrainingLoss(static_cast<double>(snapshot.batch), snapshot.loss);
+    curves_->addTrainingLoss(static_cast<double>(snapshot.batch), snapshot.loss, snapshot.epoch);
   scheduleCurves();
 }
 
 void TrainView::finish(const TrainingRecord& record, bool stopped) {
+  // Fewer epochs than asked for: patience ended the run (no better epoch for a while).
   QString status = stopped ? tr("Stopped after %1 batches").arg(totalBatch_)
-                           : tr("Finished: %1 epochs").arg(record.epochs);
+                           : tr("Finished after %1 of %2 epochs").arg(record.epochs).arg(epochs_);
   status += QFileInfo::exists(modelPath_) ? tr("; the model is epoch %1's (validation loss %2)")
                                                 .arg(record.best_epoch)
                                                 .arg(record.validation_loss, 0, 'f', 3)

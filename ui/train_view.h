@@ -96,6 +96,7 @@ class TrainView : public QWidget {
   QString modelPath_;  // the current or last run's output
   State state_ = State::Idle;
   bool task_ = true;  // the run trains a built-in task (exact matches), not a corpus (BLEU)
+  int epochs_ = 0;    // asked for; patience may end the run sooner
   qint64 totalBatch_ = 0;
   QTimer curvesTimer_;  // coalesces curve redraws
 
