@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   using namespace attnscope::cli;
   add("translate", "translate sentences (arguments, or one per line from stdin)",
       add_translate_command);
-  add("train", "train a model on a parallel corpus", add_train_command);
+  add("train", "train a model on a parallel corpus or a built-in task", add_train_command);
   add("eval", "BLEU of a model on a test set", add_eval_command);
   add("align", "word alignments from attention, and their error rate against a gold alignment",
       add_align_command);
