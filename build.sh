@@ -115,7 +115,7 @@ case "$mode" in
     # Not strict_string_checks: libxkbcommon-x11 strndup()s unterminated names (gui_screenshot).
     export ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-    export ATTNSCOPE_TEST_TIME_SCALE=5  # the CLI tests' timeouts
+    export ATTNSCOPE_TEST_TIME_SCALE=5  # the CLI tests' timeouts, the Train tab's latency bound
     # Not the TorchScript examples' check: it compares Python's decoding with the CLI's, which
     # the Release run does; under ASan it took a minute and the CLI's TorchScript path is run by
     # the CliScriptedModel tests anyway.

@@ -27,6 +27,7 @@
 #include <QThread>
 #include <QTimer>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -307,7 +308,13 @@ void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
   latency.stop();
   qInfo("event loop latency while training: worst %lld ms late (10 ms timer), %lld ms after Start",
         latency.worst(), latency.worstAt());
-  QVERIFY2(latency.worst() < 100, qPrintable(QString::number(latency.worst())));
+  // The target (< 100 ms) is the real build's; sanitizer builds run everything several times
+  // slower and say by how much (build.sh sanitize).
+  const double scale = qEnvironmentVariableIsSet("ATTNSCOPE_TEST_TIME_SCALE")
+                           ? qEnvironmentVariable("ATTNSCOPE_TEST_TIME_SCALE").toDouble()
+                           : 1.0;
+  QVERIFY2(latency.worst() < 100 * std::max(1.0, scale),
+           qPrintable(QString::number(latency.worst())));
   QVERIFY(!view_->isRunning());
   QVERIFY(settings->isEnabled() && view_->startButton()->isEnabled());
   QVERIFY(!view_->pauseButton()->isEnabled() && !view_->stopButton()->isEnabled());
