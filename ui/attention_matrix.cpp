@@ -82,6 +82,16 @@ AttentionMatrix AttentionMatrix::fromAttentionFile(const AttentionFile& file) {
   return m;
 }
 
+AttentionMatrix AttentionMatrix::fromSnapshot(const TrainingSnapshot& snapshot) {
+  AttentionMatrix m;
+  m.title = QObject::tr("batch %1 · loss %2").arg(snapshot.batch).arg(snapshot.loss, 0, 'f', 3);
+  m.noAttention = snapshot.attention.empty();
+  for (const auto& token : snapshot.source) m.sourceTokens << QString::fromStdString(token);
+  for (const auto& token : snapshot.output) m.targetTokens << QString::fromStdString(token);
+  for (const auto& row : snapshot.attention) m.weights << QVector<double>(row.begin(), row.end());
+  return m;
+}
+
 AttentionMatrix AttentionMatrix::difference(const AttentionMatrix& a, const AttentionMatrix& b) {
   if (a.sourceTokens != b.sourceTokens || a.targetTokens != b.targetTokens)
     throw std::invalid_argument("a difference needs two heatmaps with the same tokens");

@@ -1,5 +1,6 @@
 #pragma once
 #include <attnscope/attention_file.h>
+#include <attnscope/training_snapshots.h>
 #include <attnscope/translation.h>
 
 #include <QString>
@@ -61,6 +62,9 @@ struct AttentionMatrix {
   /// A matrix read from a file; the title is the file's own (a JSON export's model), and says
   /// how possible links are drawn when the file has any.
   static AttentionMatrix fromAttentionFile(const AttentionFile& file);
+  /// The probe heatmap of a snapshot taken in training, titled with its batch and loss
+  /// ("batch 120 · loss 1.234"); the tokens are the model's own (pieces for a subword model).
+  static AttentionMatrix fromSnapshot(const TrainingSnapshot& snapshot);
   /// a − b cell by cell; both must share their axes and have attention.
   static AttentionMatrix difference(const AttentionMatrix& a, const AttentionMatrix& b);
 };
