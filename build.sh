@@ -23,6 +23,7 @@ packages=(
 # The desktop app and its tests: not needed for a build without the UI.
 if [ "$mode" != headless ]; then
   packages+=(qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev
+             libgif-dev  # animated GIF exports (giflib, linked in-process: no ffmpeg to find)
              xvfb xauth xdotool imagemagick)  # the GUI tests drive a real window on a virtual display
 fi
 
@@ -125,7 +126,7 @@ case "$mode" in
     seconds=${1:-60}
     cmake -S fuzz -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
     cmake --build build-fuzz
-    targets=(tokenizer checkpoint attention_file)
+    targets=(tokenizer checkpoint attention_file snapshots)
     for target in "${targets[@]}"; do
       # New inputs go to build-fuzz/corpus; fuzz/corpus (the committed seeds) is only read.
       mkdir -p "build-fuzz/corpus/$target" build-fuzz/crashes

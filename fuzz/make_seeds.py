@@ -143,3 +143,19 @@ attention("marian", b"ein Hund ||| 0.7,0.2,0.1 0.1,0.8,0.1 0,0.05,0.95\n", b"a d
 attention("marian-nbest", b"0 ||| x ||| 1,0 0,1 ||| F0=-1 ||| -1\n", b"a\n", format_byte=4)
 # Found by the fuzzer: a quoted token with a line break in it, quoted in an error message.
 attention("csv-line-break-in-token", b'target\\source,a,b\n"x\ny",1\n')
+
+
+def snapshot(batch, loss, output, attention, marker=""):
+    return json.dumps({"batch": batch, "epoch": 1, "loss": loss, "source": ["a", "dog", "</s>"],
+                       "output": output, "attention": attention, "subword_marker": marker},
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+write("snapshots", "run", "\n".join([
+    snapshot(10, 4.5, ["ein", "</s>"], [[0.3333, 0.3333, 0.3334], [0.5, 0.25, 0.25]]),
+    "",
+    snapshot(20, 2.25, ["ein", "Hund", "</s>"], [[0.9, 0.05, 0.05], [0, 1, 0], [0, 0, 1]]),
+]).encode() + b"\r\n")
+write("snapshots", "no-attention", (snapshot(5, 7, ["\u2581x"], None, "\u2581") + "\n").encode())
+write("snapshots", "ragged", b'{"batch":1,"epoch":1,"loss":1,"source":["a"],"output":["x","y"],'
+      b'"attention":[[1],[0.5,0.5]]}\n')

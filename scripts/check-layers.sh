@@ -9,7 +9,8 @@ engine="$(cd "$(dirname "$0")/../engine" && pwd)"
 layers=(base io ops model decode eval train bench)
 declare -A public=(
   [errors.h]=base [model_config.h]=base [model_info.h]=base
-  [text.h]=io [vocabulary.h]=io [corpus.h]=io [model_folders.h]=io [attention_file.h]=io [training_snapshots.h]=io
+  [text.h]=io [vocabulary.h]=io [corpus.h]=io [model_folders.h]=io [attention_file.h]=io
+  [training_snapshots.h]=io
   [score_functions.h]=model [model_catalog.h]=model
   [translation.h]=decode [translator.h]=decode [thread_settings.h]=decode [word_view.h]=decode
   [bleu.h]=eval [attention_metrics.h]=eval [word_alignment.h]=eval

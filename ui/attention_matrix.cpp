@@ -92,10 +92,12 @@ AttentionMatrix AttentionMatrix::fromAttentionFile(const AttentionFile& file) {
   return m;
 }
 
-AttentionMatrix AttentionMatrix::fromSnapshot(const TrainingSnapshot& snapshot,
-                                              const QString& title) {
+AttentionMatrix AttentionMatrix::fromSnapshot(const TrainingSnapshot& snapshot, QString title) {
   AttentionMatrix m;
-  m.title = title;
+  m.title =
+      title.isEmpty()
+          ? QObject::tr("batch %1 · loss %2").arg(snapshot.batch).arg(snapshot.loss, 0, 'f', 3)
+          : title;
   m.noAttention = snapshot.attention.empty();
   for (size_t i = 0; i < snapshot.source.size(); ++i)
     m.sourceTokens << readableToken(snapshot.source[i], snapshot.subword_marker, i == 0);

@@ -36,20 +36,11 @@ void renderGrid(QCPPainter& painter, const QList<QCustomPlot*>& plots, const QSi
   }
 }
 
-QByteArray renderImage(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
-  QImage image(QSize(std::lround(o.size.width() * o.scale), std::lround(o.size.height() * o.scale)),
-               QImage::Format_ARGB32);
-  image.fill(plots.front()->palette().color(QPalette::Base));
-  {
-    QCPPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.scale(o.scale, o.scale);
-    renderGrid(painter, plots, o.size, o.columns);
-  }
+QByteArray renderPng(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
-  image.save(&buffer, "PNG");
+  renderImage(plots, o).save(&buffer, "PNG");
   return bytes;
 }
 
@@ -84,6 +75,18 @@ QByteArray renderSvg(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
 }
 
 }  // namespace
+
+QImage renderImage(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
+  QImage image(QSize(std::lround(o.size.width() * o.scale), std::lround(o.size.height() * o.scale)),
+               QImage::Format_ARGB32);
+  image.fill(plots.front()->palette().color(QPalette::Base));
+  QCPPainter painter(&image);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.scale(o.scale, o.scale);
+  renderGrid(painter, plots, o.size, o.columns);
+  painter.end();
+  return image;
+}
 
 std::optional<ExportFormat> exportFormatFor(const QString& path) {
   const QString suffix = QFileInfo(path).suffix().toLower();
@@ -175,7 +178,7 @@ std::optional<QByteArray> renderPicture(ExportFormat format, const QList<QCustom
                                         const ExportOptions& options) {
   switch (format) {
     case ExportFormat::Png:
-      return renderImage(plots, options);
+      return renderPng(plots, options);
     case ExportFormat::Pdf:
       return renderPdf(plots, options);
     case ExportFormat::Svg:

@@ -3,6 +3,7 @@
 // screen, in the app's Export dialog and in `attnscope-cli export`), and the matrices as CSV or
 // JSON. Every file is written to a temporary name and renamed when complete (QSaveFile), so a
 // failed export never leaves a half-written file under the final name.
+#include <QImage>
 #include <QList>
 #include <QSize>
 #include <QString>
@@ -35,6 +36,10 @@ void exportHeatmaps(const QList<HeatmapPlot*>& plots, const QString& path,
 /// Renders any one plot (the BLEU-by-length plot) as PNG, PDF or SVG, by the path's extension,
 /// as exportHeatmaps does. Throws std::runtime_error with a one-line message naming the path.
 void exportPlot(QCustomPlot* plot, const QString& path, const ExportOptions& options = {});
+
+/// The pixels of a PNG export of `plots` (not empty): options.size × options.scale, the plots
+/// laid out as exportHeatmaps does. Animations render their frames with it.
+QImage renderImage(const QList<QCustomPlot*>& plots, const ExportOptions& options = {});
 
 /// Writes `bytes` to `path` as every export does: under a temporary name renamed when complete.
 /// Throws std::runtime_error with a one-line message naming the path.

@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "exporter.h"
+#include "snapshot_timeline.h"
 #include "snapshot_view.h"
 #include "train_settings.h"
 #include "train_worker.h"
@@ -150,7 +151,7 @@ void TrainView::updateButtons() {
   const bool model = !modelPath().isEmpty();
   save_->setEnabled(model);
   open_->setEnabled(model);
-  exportTimeline_->setEnabled(false);  // until exportTimeline() is wired in
+  exportTimeline_->setEnabled(!running && !snapshots().empty());
 }
 
 void TrainView::start() {
@@ -324,10 +325,23 @@ void TrainView::saveModelDialog() {
   }
 }
 
+void TrainView::exportTimeline(const QString& path) { ui::exportTimeline(snapshots(), path); }
+
 void TrainView::exportTimelineDialog() {
-  // TODO(lead): wire to exportTimeline (ui/snapshot_timeline.h): ask for a path and options, then
-  // exportTimeline(snapshots(), path, options), errors to errorOccurred; enable the button in
-  // updateButtons() when snapshots() is not empty and no run is going.
+  QSettings settings;
+  const QString folder = settings.value(QStringLiteral("train/timelineFolder")).toString();
+  const QString name = QFileInfo(modelPath_).completeBaseName() + QStringLiteral("-timeline.gif");
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export timeline"), folder + QLatin1Char('/') + name,
+                                   tr("Animation (*.gif);;Small multiples (*.png *.svg *.pdf)"));
+  if (path.isEmpty()) return;
+  settings.setValue(QStringLiteral("train/timelineFolder"), QFileInfo(path).absolutePath());
+  try {
+    exportTimeline(path);
+    status_->setText(tr("Exported the timeline to %1").arg(path));
+  } catch (const std::exception& e) {
+    Q_EMIT errorOccurred(QString::fromStdString(e.what()));
+  }
 }
 
 }  // namespace attnscope::ui

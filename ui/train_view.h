@@ -45,6 +45,9 @@ class TrainView : public QWidget {
   QString modelPath() const;
   /// Copies the trained model to `path`. Throws std::runtime_error naming the path.
   void saveModel(const QString& path);
+  /// The probe's snapshots as the CLI's `export --snapshots` writes them: an animation (.gif)
+  /// or small multiples (.png, .svg, .pdf). Throws std::runtime_error naming the path.
+  void exportTimeline(const QString& path);
   const std::vector<attnscope::TrainingSnapshot>& snapshots() const;
   void setGradient(const QCPColorGradient& gradient);
 

@@ -1,9 +1,11 @@
 // attnscope-cli export: the app's heatmap rendering, headless (QT_QPA_PLATFORM=offscreen when
-// there is no display), of a translation or of an attention file another tool wrote (--from). A
-// build without the UI (-DATTNSCOPE_BUILD_UI=OFF, no Qt) keeps the command and its options, and
-// says what it needs.
+// there is no display), of a translation, of an attention file another tool wrote (--from), or of
+// the snapshots a training run recorded (--snapshots: a figure or an animated GIF). A build
+// without the UI (-DATTNSCOPE_BUILD_UI=OFF, no Qt) keeps the command and its options, and says
+// what it needs.
 #include <attnscope/attention_file.h>
 #include <attnscope/model_catalog.h>
+#include <attnscope/training_snapshots.h>
 #include <attnscope/translator.h>
 
 #include <cmath>
@@ -21,6 +23,7 @@
 #include "cli/headless_application.h"
 #include "exporter.h"
 #include "heatmap_plot.h"
+#include "snapshot_timeline.h"
 #endif
 
 namespace attnscope::cli {
@@ -40,13 +43,21 @@ struct ExportCommand {
   std::string from;  // an attention file instead of a model and a sentence
   std::string format;
   AttentionFileOptions file;
+  std::string snapshots;  // a training run's snapshots instead of one matrix
+  int frames = 0;         // --snapshots: how many; 0: the format's default
+  int delay = 0;          // --snapshots to .gif: ms per frame; 0: the default
 };
 
-// What CLI11 cannot say by itself: a sentence is needed unless --from gives the matrix.
+// --snapshots defaults, told in --help also where the UI (which applies them) is not built.
+constexpr int kDefaultPanels = 6, kDefaultGifFrames = 100, kHoldSeconds = 2;
+
+// What CLI11 cannot say by itself: a sentence is needed unless --from or --snapshots gives
+// the matrices.
 void check_arguments(const ExportCommand& c) {
-  if (c.from.empty() && c.sentence.empty())
+  if (c.from.empty() && c.snapshots.empty() && c.sentence.empty())
     throw std::invalid_argument(
-        "export needs the English sentence to translate, or --from FILE (an attention file)");
+        "export needs the English sentence to translate, --from FILE (an attention file) or "
+        "--snapshots FILE (a training run's snapshots)");
 }
 
 #ifndef ATTNSCOPE_WITH_UI
@@ -56,6 +67,10 @@ int run(const ExportCommand&) {
       "(cmake -DATTNSCOPE_BUILD_UI=OFF); build with Qt to render heatmaps");
 }
 #else
+static_assert(kDefaultPanels == ui::kDefaultTimelinePanels &&
+              kDefaultGifFrames == ui::kDefaultTimelineFrames &&
+              kHoldSeconds * 1000 == ui::kTimelineHoldMs);
+
 struct View {
   std::string title;
   AttentionChoice choice;
@@ -104,10 +119,38 @@ ModelList models_to_export(const ExportCommand& c) {
   return models;
 }
 
+bool is_gif(const std::string& path) {
+  return QFileInfo(QString::fromStdString(path)).suffix().toLower() == QLatin1String("gif");
+}
+
+// --snapshots: small multiples (.png, .svg, .pdf) or an animation (.gif) of the probe heatmap.
+int export_snapshots(const ExportCommand& c) {
+  const QString out = QString::fromStdString(c.out);
+  if (!ui::isTimelinePath(out))
+    throw std::invalid_argument("cannot export to '" + c.out +
+                                "': unknown file type for --snapshots (use .png, .pdf, .svg or "
+                                ".gif)");
+  if (c.delay != 0 && !is_gif(c.out))
+    throw std::invalid_argument("--delay: only an animation has a frame delay, and '" + c.out +
+                                "' is not a .gif");
+  check_output_path(c.out);
+  // Read before Qt starts, so the file's errors come first.
+  const std::vector<TrainingSnapshot> snapshots = read_snapshots(c.snapshots);
+  const auto app = headless_application();
+  ui::TimelineOptions options;
+  options.frames = c.frames;
+  if (c.delay != 0) options.delayMs = c.delay;
+  options.size = QSize(c.width, c.height);  // 0: the default's side
+  ui::exportTimeline(snapshots, out, options);
+  return 0;
+}
+
 int run(const ExportCommand& c) {
+  if (!c.snapshots.empty()) return export_snapshots(c);
   if (!ui::exportFormatFor(QString::fromStdString(c.out)))
     throw std::invalid_argument("cannot export to '" + c.out +
-                                "': unknown file type (use .png, .pdf, .svg, .csv or .json)");
+                                "': unknown file type (use .png, .pdf, .svg, .csv or .json" +
+                                (is_gif(c.out) ? "; .gif only with --snapshots)" : ")"));
   check_output_path(c.out);
   // The input is read (or the models found) before Qt starts, so its errors come first.
   std::optional<AttentionFile> file;
@@ -166,17 +209,24 @@ Action add_export_command(CLI::App& app) {
   auto* score = app.add_option("--score", c->score, "score function, or 'all' for the compare grid")
                     ->check(CLI::IsMember(choices));
   auto* model = app.add_option("--model", c->model, "model file")->excludes(score);
-  app.add_option("--out", c->out, "output file: .png, .pdf, .svg, .csv or .json")->required();
+  app.add_option("--out", c->out,
+                 "output file: .png, .pdf, .svg, .csv or .json; with --snapshots .png, .pdf, .svg "
+                 "or .gif")
+      ->required();
   auto* reference = app.add_option("--reference", c->reference,
                                    "force-decode this target sentence instead of translating");
-  app.add_option("--layer", c->layer,
-                 "models with several layers: which one (1 = first; default: the last)")
-      ->check(CLI::Range(1, 1000));
-  app.add_option("--head", c->head,
-                 "models with several heads: a head (1 = first), 'mean' (default) or 'all' "
-                 "(every head of the layer side by side)");
-  app.add_option("--width", c->width, "picture width in pixels")->check(CLI::Range(16, 20000));
-  app.add_option("--height", c->height, "picture height in pixels")->check(CLI::Range(16, 20000));
+  auto* layer =
+      app.add_option("--layer", c->layer,
+                     "models with several layers: which one (1 = first; default: the last)")
+          ->check(CLI::Range(1, 1000));
+  auto* head =
+      app.add_option("--head", c->head,
+                     "models with several heads: a head (1 = first), 'mean' (default) or 'all' "
+                     "(every head of the layer side by side)");
+  app.add_option("--width", c->width, "picture width in pixels (a .gif's: each frame's)")
+      ->check(CLI::Range(16, 20000));
+  app.add_option("--height", c->height, "picture height in pixels (a .gif's: each frame's)")
+      ->check(CLI::Range(16, 20000));
   add_unknown_words_option(app, c->unknown_words);
   add_threads_option(app, c->threads);
   auto* sentence = app.add_option("sentence", c->sentence, "the English sentence");
@@ -203,6 +253,26 @@ Action add_export_command(CLI::App& app) {
       ->check(CLI::Range(static_cast<size_t>(1), static_cast<size_t>(1) << 40))
       ->needs(from);
   app.add_flag("--one-based", c->file.one_based, "Pharaoh indices start at 1")->needs(from);
+
+  auto* snapshots = app.add_option(
+      "--snapshots", c->snapshots,
+      "a training run's snapshots (JSON lines) instead of a translation: the probe sentence's "
+      "heatmap through training, as small multiples (.png, .pdf, .svg) or an animated .gif");
+  for (CLI::Option* other : {score, model, reference, layer, head, sentence, from})
+    snapshots->excludes(other);
+  app.add_option("--frames", c->frames,
+                 "--snapshots: how many to draw, spread evenly, first and last included (all when "
+                 "there are fewer): a figure's panels (default " +
+                     std::to_string(kDefaultPanels) + "), a .gif's most frames (default " +
+                     std::to_string(kDefaultGifFrames) + ")")
+      ->check(CLI::Range(1, 1000))
+      ->needs(snapshots);
+  app.add_option("--delay", c->delay,
+                 "--snapshots to .gif: how long each frame shows, in milliseconds (default 200; "
+                 "the last frame stays at least " +
+                     std::to_string(kHoldSeconds) + " s)")
+      ->check(CLI::Range(20, 60000))
+      ->needs(snapshots);
   return [c] {
     check_arguments(*c);
     return run(*c);

@@ -37,7 +37,10 @@ int main(int argc, char** argv) {
   add("align", "word alignments from attention, and their error rate against a gold alignment",
       add_align_command);
   add("models", "list the installed models", add_models_command);
-  add("export", "render attention heatmaps to PNG, PDF, SVG, CSV or JSON", add_export_command);
+  add("export",
+      "render attention heatmaps to PNG, PDF, SVG, CSV or JSON, or a training run's snapshots to "
+      "a figure or an animated GIF",
+      add_export_command);
   add("bench", "training and decoding speed, comparable with the Python reference",
       add_bench_command);
   // CLI11 says "A subcommand is required" for a misspelt one; name it instead.

@@ -358,6 +358,16 @@ void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
     QVERIFY2(QString(e.what()).contains(unwritable), e.what());
   }
 
+  // Export timeline: the recorded snapshots as an animation and as small multiples.
+  QVERIFY(view_->exportTimelineButton()->isEnabled());
+  const QString gif = dir_.filePath("saved/reverse.gif"), png = dir_.filePath("saved/reverse.png");
+  view_->exportTimeline(gif);
+  view_->exportTimeline(png);
+  QFile gifFile(gif), pngFile(png);
+  QVERIFY(gifFile.open(QIODevice::ReadOnly) && pngFile.open(QIODevice::ReadOnly));
+  QCOMPARE(gifFile.read(6), QByteArray("GIF89a"));
+  QCOMPARE(pngFile.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+
   // Open in the Translation tab: listed, selected, shown.
   QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
   QTest::mouseClick(view_->openButton(), Qt::LeftButton);
