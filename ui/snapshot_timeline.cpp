@@ -28,8 +28,8 @@ constexpr int kGradientLevels = 192;
 }
 
 // What every heatmap of a timeline shares: one colour scale, [0, 1], whatever a snapshot's
-// largest weight, and room for the longest output, so cells keep their size while the output
-// grows and shrinks during training.
+// largest weight, and room for the longest finished output (longestOutput), so cells keep their
+// size while the output grows and shrinks during training.
 void setUpPlot(HeatmapPlot& plot, const QString& colormapName, int rows, QSize size) {
   plot.setGradient(colormap(colormapName));
   plot.setDataRange(QCPRange(0.0, 1.0));
@@ -38,10 +38,17 @@ void setUpPlot(HeatmapPlot& plot, const QString& colormapName, int rows, QSize s
   plot.setViewport(QRect(QPoint(0, 0), size));
 }
 
+// The room: the longest output that ended with "</s>". An untrained model's greedy output runs
+// to the length limit (60 rows for a date); room for it would squash every later panel into a
+// strip, so such an output gets smaller rows instead. Without any finished output, the longest.
 int longestOutput(const std::vector<TrainingSnapshot>& snapshots) {
-  size_t longest = 1;
-  for (const auto& s : snapshots) longest = std::max(longest, s.output.size());
-  return static_cast<int>(longest);
+  size_t longest = 1, longestFinished = 0;
+  for (const auto& s : snapshots) {
+    longest = std::max(longest, s.output.size());
+    if (!s.output.empty() && s.output.back() == "</s>")
+      longestFinished = std::max(longestFinished, s.output.size());
+  }
+  return static_cast<int>(longestFinished > 0 ? longestFinished : longest);
 }
 
 // The left margin holds the output tokens, which change from snapshot to snapshot; fixed to the

@@ -38,7 +38,8 @@ bool isTimelinePath(const QString& path);
 
 /// Writes `snapshots` to `path`: small multiples for .png, .svg or .pdf, an animation for .gif
 /// (written whole under a temporary name, then renamed). Every heatmap has the colour scale
-/// [0, 1] and room for the longest output, so cells keep their size from panel to panel.
+/// [0, 1] and room for the longest output that ended with "</s>" (an untrained model's output,
+/// cut off at the length limit, gets smaller rows), so cells keep their size from panel to panel.
 /// Throws std::runtime_error with a one-line message naming the path: an unknown extension, no
 /// snapshots, a bad option, a file that cannot be written.
 void exportTimeline(const std::vector<TrainingSnapshot>& snapshots, const QString& path,
