@@ -309,39 +309,42 @@ void TrainView::saveModel(const QString& path) {
   saveExport(path, file.readAll());
 }
 
-void TrainView::saveModelDialog() {
+QString TrainView::askSavePath(const QString& folderKey, const QString& title,
+                               const QString& fileName, const QString& filter) {
   QSettings settings;
-  const QString folder = settings.value(QStringLiteral("train/modelFolder")).toString();
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Save model"), folder + QLatin1Char('/') + QFileInfo(modelPath_).fileName(),
-      tr("attnscope models (*.attnmodel)"));
-  if (path.isEmpty()) return;
-  settings.setValue(QStringLiteral("train/modelFolder"), QFileInfo(path).absolutePath());
+  const QString folder = settings.value(folderKey).toString();
+  const QString path =
+      QFileDialog::getSaveFileName(this, title, folder + QLatin1Char('/') + fileName, filter);
+  if (!path.isEmpty()) settings.setValue(folderKey, QFileInfo(path).absolutePath());
+  return path;
+}
+
+void TrainView::writeAndReport(const std::function<void()>& write, const QString& done) {
   try {
-    saveModel(path);
-    status_->setText(tr("Saved the model to %1").arg(path));
+    write();
+    status_->setText(done);
   } catch (const std::exception& e) {
     Q_EMIT errorOccurred(QString::fromStdString(e.what()));
   }
 }
 
+void TrainView::saveModelDialog() {
+  const QString path =
+      askSavePath(QStringLiteral("train/modelFolder"), tr("Save model"),
+                  QFileInfo(modelPath_).fileName(), tr("attnscope models (*.attnmodel)"));
+  if (path.isEmpty()) return;
+  writeAndReport([&] { saveModel(path); }, tr("Saved the model to %1").arg(path));
+}
+
 void TrainView::exportTimeline(const QString& path) { ui::exportTimeline(snapshots(), path); }
 
 void TrainView::exportTimelineDialog() {
-  QSettings settings;
-  const QString folder = settings.value(QStringLiteral("train/timelineFolder")).toString();
-  const QString name = QFileInfo(modelPath_).completeBaseName() + QStringLiteral("-timeline.gif");
   const QString path =
-      QFileDialog::getSaveFileName(this, tr("Export timeline"), folder + QLatin1Char('/') + name,
-                                   tr("Animation (*.gif);;Small multiples (*.png *.svg *.pdf)"));
+      askSavePath(QStringLiteral("train/timelineFolder"), tr("Export timeline"),
+                  QFileInfo(modelPath_).completeBaseName() + QStringLiteral("-timeline.gif"),
+                  tr("Animation (*.gif);;Small multiples (*.png *.svg *.pdf)"));
   if (path.isEmpty()) return;
-  settings.setValue(QStringLiteral("train/timelineFolder"), QFileInfo(path).absolutePath());
-  try {
-    exportTimeline(path);
-    status_->setText(tr("Exported the timeline to %1").arg(path));
-  } catch (const std::exception& e) {
-    Q_EMIT errorOccurred(QString::fromStdString(e.what()));
-  }
+  writeAndReport([&] { exportTimeline(path); }, tr("Exported the timeline to %1").arg(path));
 }
 
 }  // namespace attnscope::ui

@@ -11,6 +11,7 @@
 #include <QThread>
 #include <QTimer>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 class QCPColorGradient;
@@ -91,6 +92,12 @@ class TrainView : public QWidget {
   void log(const QString& line);
   void saveModelDialog();
   void exportTimelineDialog();
+  // A save dialog that starts in, and remembers, the folder under settings key `folderKey`;
+  // empty when cancelled.
+  QString askSavePath(const QString& folderKey, const QString& title, const QString& fileName,
+                      const QString& filter);
+  // Runs `write`; its one-line error goes to errorOccurred, success to the status line.
+  void writeAndReport(const std::function<void()>& write, const QString& done);
 
   QThread thread_;
   TrainWorker* worker_ = nullptr;  // lives on thread_
