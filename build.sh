@@ -17,6 +17,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libtorch-dev libopenblas0-openmp   # OpenBLAS: without it libtorch falls back to reference BLAS, ~10x slower
   nlohmann-json3-dev libcli11-dev libicu-dev zlib1g-dev libsentencepiece-dev
+  libgloo-dev  # the headers c10d's ProcessGroupGloo includes (training on several processes)
   googletest libgtest-dev
   ccache  # the headless build reuses the default build's object files (configure below)
 )

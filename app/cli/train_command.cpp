@@ -5,10 +5,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "cli/command.h"
+#include "cli/local_processes.h"
 
 namespace attnscope::cli {
 namespace {
@@ -16,6 +19,8 @@ namespace {
 struct TrainCommand {
   TrainOptions options;
   int threads = 0;
+  std::string master;  // ADDR:PORT
+  int local_processes = 0;
 };
 
 std::string clock_time(double seconds) {
@@ -91,7 +96,43 @@ const FlagNames kTrainFlags = {
     {"target_path", "--tgt"},
     {"validation_source_path", "--val-src"},
     {"validation_target_path", "--val-tgt"},
+    {"distributed.world_size", "--world-size"},
+    {"distributed.rank", "--rank"},
+    {"distributed.master_address", "--master"},
+    {"distributed.master_port", "--master"},
+    {"distributed.timeout_seconds", "--timeout"},
 };
+
+// A whole number from the environment, as torchrun sets them; a bad one is named.
+int environment_number(const char* name, int fallback) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || errno != 0 || value < 0 || value > 1000000)
+    throw std::invalid_argument(std::string(name) + ": '" + text +
+                                "' is not a whole number (from the environment)");
+  return static_cast<int>(value);
+}
+
+// --master ADDR:PORT, or MASTER_ADDR and MASTER_PORT from the environment.
+void apply_master(const std::string& master, DistributedOptions& d) {
+  if (master.empty()) {
+    if (const char* address = std::getenv("MASTER_ADDR"); address && *address)
+      d.master_address = address;
+    d.master_port = environment_number("MASTER_PORT", d.master_port);
+    return;
+  }
+  const size_t colon = master.rfind(':');
+  const std::string port = colon == std::string::npos ? "" : master.substr(colon + 1);
+  if (colon == 0 || port.empty() || port.find_first_not_of("0123456789") != std::string::npos ||
+      port.size() > 5)
+    throw std::invalid_argument("--master: '" + master +
+                                "' is not ADDRESS:PORT (e.g. 10.0.0.1:29500)");
+  d.master_address = master.substr(0, colon);
+  d.master_port = std::stoi(port);
+}
 
 // The settings a task brings (task_options) where the command line gives none of its own.
 void apply_task_defaults(CLI::App& app, TrainOptions& o) {
@@ -151,6 +192,22 @@ Action add_train_command(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--max-batches", o.max_batches, "batches per epoch (0 = all)");
   app.add_flag("--resume", o.resume, "continue from OUT.state after an interruption");
+  app.add_option("--world-size", o.distributed.world_size,
+                 "processes training together, on this and other machines (default: "
+                 "$WORLD_SIZE or 1)");
+  app.add_option("--rank", o.distributed.rank,
+                 "this process's place among them, 0 to N-1; rank 0 writes the model (default: "
+                 "$RANK or 0)");
+  app.add_option("--master", c->master,
+                 "ADDRESS:PORT where rank 0 listens (default: $MASTER_ADDR:$MASTER_PORT or "
+                 "127.0.0.1:29500)");
+  app.add_option("--timeout", o.distributed.timeout_seconds,
+                 "seconds a rank may be silent, or late to join, before the others stop")
+      ->capture_default_str();
+  app.add_option("--local-processes", c->local_processes,
+                 "start this many ranks on this machine (with --world-size, --rank and --master "
+                 "set), each with an equal share of the cores unless --threads is given")
+      ->check(CLI::Range(1, 64));
   add_threads_option(app, c->threads);
   return [c, &app] {
     std::string command = "attnscope-cli train";
@@ -161,6 +218,20 @@ Action add_train_command(CLI::App& app) {
           for (const auto& value : option->results()) command += " " + value;
       }
     TrainOptions& o = c->options;
+    if (c->local_processes > 0) {
+      for (const char* flag : {"--world-size", "--rank"})
+        if (app.get_option(flag)->count() > 0)
+          throw std::invalid_argument(std::string("--local-processes sets ") + flag +
+                                      " for each rank it starts: give one or the other");
+      if (!c->master.empty()) apply_master(c->master, o.distributed);  // checked before starting
+      const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      return run_local_processes(c->local_processes, c->master,
+                                 std::max(1, cores / c->local_processes));
+    }
+    if (app.get_option("--world-size")->count() == 0)
+      o.distributed.world_size = environment_number("WORLD_SIZE", 1);
+    if (app.get_option("--rank")->count() == 0) o.distributed.rank = environment_number("RANK", 0);
+    apply_master(c->master, o.distributed);
     if (!o.task.empty()) {
       run_with_flags(kTrainFlags, [&] {
         try {
@@ -199,6 +270,7 @@ Action add_train_command(CLI::App& app) {
       record = train(c->options, make_observer());
       return 0;
     });
+    if (o.distributed.rank != 0) return 0;  // rank 0 reports for the group
     std::cout << "model '" << c->options.output_path << "': best epoch " << record.best_epoch
               << " of " << record.epochs;
     if (record.validation_accuracy >= 0)

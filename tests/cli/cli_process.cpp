@@ -77,6 +77,7 @@ Outcome run_cli(const std::vector<std::string>& args, const RunOptions& options)
   std::string* sinks[2] = {&run.out, &run.err};
   int fds[2] = {out[0], err[0]};
   const double timeout = options.timeout * kTimeScale;
+  bool stopped = false;
   while (fds[0] >= 0 || fds[1] >= 0 || in_fd >= 0) {
     pollfd p[3];
     int n = 0;
@@ -103,6 +104,10 @@ Outcome run_cli(const std::vector<std::string>& args, const RunOptions& options)
         ::close(fds[i]);
         fds[i] = -1;
       }
+    }
+    if (options.stop_when && !stopped && options.stop_when()) {
+      ::kill(pid, SIGSTOP);
+      stopped = true;
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     if (elapsed > timeout || (options.kill_when && options.kill_when())) {

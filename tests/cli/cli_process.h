@@ -45,6 +45,7 @@ struct RunOptions {
   rlim_t file_size_limit = 0;       // > 0: RLIMIT_FSIZE with SIGXFSZ ignored (a full disk)
   double timeout = 120.0;           // seconds, before kTimeScale
   std::function<bool()> kill_when;  // polled; true: SIGKILL the child (a crash)
+  std::function<bool()> stop_when;  // polled; true: SIGSTOP the child once (a hang)
 };
 
 Outcome run_cli(const std::vector<std::string>& args, const RunOptions& options = {});

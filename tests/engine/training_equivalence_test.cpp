@@ -160,13 +160,19 @@ TEST_P(TrainingEquivalence, WorkersSplitABatchIntoTheSameGradient) {
   }
 }
 
-TEST_P(TrainingEquivalence, WorkersDrawTheSameDropoutEveryRun) {
-  const Data data = reverse_task();
-  ModelConfig config = config_for(GetParam(), data);
+// A model of the test's shape with dropout 0.3, in training mode.
+Seq2Seq model_with_dropout(const Data& data, const Shape& shape) {
+  ModelConfig config = config_for(shape, data);
   config.dropout = 0.3;
   torch::manual_seed(2);
   Seq2Seq model(config);
   model->train();
+  return model;
+}
+
+TEST_P(TrainingEquivalence, WorkersDrawTheSameDropoutEveryRun) {
+  const Data data = reverse_task();
+  Seq2Seq model = model_with_dropout(data, GetParam());
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
   compute_gradients(model, batch, 0.0, 2, 42);
   const auto first = gradients_of(model);
@@ -180,6 +186,37 @@ TEST_P(TrainingEquivalence, WorkersDrawTheSameDropoutEveryRun) {
     seed_matters = seed_matters || !torch::equal(first[p], other_seed[p]);
   }
   EXPECT_TRUE(seed_matters);
+}
+
+// Processes training together (BatchPart): each rank's part of a batch, summed over the ranks,
+// is what one process with as many worker threads computes, dropout included.
+TEST_P(TrainingEquivalence, RanksPartsAddUpToTheWorkersGradient) {
+  const Data data = reverse_task();
+  Seq2Seq model = model_with_dropout(data, GetParam());
+  const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
+  for (int workers : {1, 2}) {
+    const double whole = compute_gradients(model, batch, 0.0, 2 * workers, 42);
+    const auto reference = gradients_of(model);
+    const double first = compute_gradients(model, batch, 0.0, workers, 42, {0, 2});
+    const auto rank0 = gradients_of(model);
+    const double second = compute_gradients(model, batch, 0.0, workers, 42, {1, 2});
+    const auto rank1 = gradients_of(model);
+    EXPECT_NEAR(first + second, whole, 1e-6) << workers;
+    EXPECT_GT(first, 0.0);
+    EXPECT_GT(second, 0.0);
+    for (size_t p = 0; p < reference.size(); ++p) {
+      const torch::Tensor sum = rank0[p] + rank1[p];
+      // Two shares add in either order to the same floats; four group differently.
+      if (workers == 1)
+        EXPECT_TRUE(torch::equal(sum, reference[p])) << p;
+      else
+        EXPECT_TRUE(torch::allclose(sum, reference[p], 1e-5, 1e-7)) << p;
+    }
+  }
+  // A batch of one sentence has one share: the second rank computes nothing.
+  const Batch single = make_batch(data.train, {length_buckets(data.train, 32).back().front()});
+  EXPECT_EQ(compute_gradients(model, single, 0.0, 1, 42, {1, 2}), 0.0);
+  for (const auto& p : model->parameters()) EXPECT_FALSE(p.grad().defined());
 }
 
 TEST(SplitBatch, SharesPartitionTheBatchAndAreTrimmed) {

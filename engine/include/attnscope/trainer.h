@@ -9,6 +9,22 @@
 
 namespace attnscope {
 
+/// Several processes training one model (README "Training on several machines"). Every rank
+/// reads the corpus and computes its share of every batch; the gradients are summed across the
+/// ranks (c10d, Gloo), so every rank takes the same optimizer step. Rank 0 hosts the rendezvous
+/// at master_address:master_port, validates, reports progress and writes the model and its
+/// state; the other ranks write nothing and report only errors.
+struct DistributedOptions {
+  int world_size = 1;  // processes in the group; 1: this process alone, the rest unused
+  int rank = 0;        // this process's place in the group, 0 .. world_size - 1
+  std::string master_address = "127.0.0.1";
+  int master_port = 29500;
+  // A rank that joins no later, and a rank silent (dead, hung, unreachable) this long, ends the
+  // run on every other rank with one message naming it.
+  double timeout_seconds = 60.0;
+  int checksum_every = 100;  // batches between checks that every rank holds the same weights
+};
+
 struct TrainOptions {
   // A built-in task (training_tasks.h) instead of the corpus files: its examples are generated,
   // and the four corpus paths must be empty. task_options() gives a task's default settings.
@@ -44,6 +60,7 @@ struct TrainOptions {
   int snapshot_every = 0;
   std::string probe;
   std::string command;  // recorded in the model
+  DistributedOptions distributed;
 };
 
 /// TrainOptions for task `name` with its default sizes, epochs, batch size, learning rate and

@@ -5,6 +5,7 @@
 #include <exception>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -169,16 +170,35 @@ class GradientSum {
 }  // namespace
 
 double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smoothing, int workers,
-                         uint64_t seed) {
-  const std::vector<Batch> parts =
-      workers > 1 ? split_batch(batch, workers) : std::vector<Batch>{batch};
+                         uint64_t seed, BatchPart part) {
+  std::vector<Batch> parts;
+  uint64_t first_share = 0;  // the global index of this process's first share: its seed offset
+  if (part.ranks <= 1) {
+    parts = workers > 1 ? split_batch(batch, workers) : std::vector<Batch>{batch};
+  } else {
+    std::vector<Batch> all = split_batch(batch, static_cast<int64_t>(workers) * part.ranks);
+    const size_t begin = std::min(all.size(), static_cast<size_t>(part.rank) * workers);
+    const size_t end = std::min(all.size(), begin + static_cast<size_t>(workers));
+    parts.assign(std::make_move_iterator(all.begin() + begin),
+                 std::make_move_iterator(all.begin() + end));
+    first_share = begin;
+  }
   const auto shares = static_cast<int64_t>(parts.size());
   const auto batch_tokens = static_cast<double>(batch.target_tokens);
+  auto parameters = model->parameters();
+  if (shares == 0) {
+    for (auto& parameter : parameters) parameter.mutable_grad() = torch::Tensor();
+    return 0.0;
+  }
   std::vector<Gradients> gradients(static_cast<size_t>(shares));
   std::vector<double> loss_sums(static_cast<size_t>(shares), 0.0);
   std::unique_ptr<GradientSum> sum;
   if (shares == 1) {
-    gradients[0] = share_gradients(model, batch, label_smoothing, batch_tokens, &loss_sums[0]);
+    // One process alone keeps torch's global generator; a rank of several draws as the thread
+    // of one process with every rank's threads would.
+    std::optional<ThreadGenerator> generator;
+    if (part.ranks > 1) generator.emplace(seed + first_share);
+    gradients[0] = share_gradients(model, parts[0], label_smoothing, batch_tokens, &loss_sums[0]);
     sum = std::make_unique<GradientSum>(gradients);
   } else {
     // Every worker computes its share's gradients, then (once all are done and the first has
@@ -193,7 +213,7 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
         const auto i = static_cast<size_t>(w);
         try {
           torch::set_num_threads(1);  // this thread's own OpenMP setting: one core per worker
-          ThreadGenerator generator(seed + static_cast<uint64_t>(w));
+          ThreadGenerator generator(seed + first_share + static_cast<uint64_t>(w));
           gradients[i] =
               share_gradients(model, parts[i], label_smoothing, batch_tokens, &loss_sums[i]);
         } catch (...) {
@@ -223,7 +243,6 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
     for (const auto& error : errors)
       if (error) std::rethrow_exception(error);
   }
-  auto parameters = model->parameters();
   for (size_t p = 0; p < parameters.size(); ++p) parameters[p].mutable_grad() = sum->totals()[p];
   double loss_sum = 0.0;
   for (double s : loss_sums) loss_sum += s;

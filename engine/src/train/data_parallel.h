@@ -16,14 +16,26 @@
 
 namespace attnscope {
 
+/// Which part of every batch a process computes when several train together (training_group.h):
+/// the batch is split into workers × ranks shares, and rank r takes shares r × workers to
+/// (r + 1) × workers - 1, the same split one process with workers × ranks threads makes.
+struct BatchPart {
+  int rank = 0;
+  int ranks = 1;
+};
+
 /// Sets every parameter's gradient to that of the batch's mean teacher-forced loss and returns
 /// that loss. With workers > 1 the sentences are split into that many shares by split_batch()
 /// (fewer for small batches), computed at once on as many threads, and their gradients summed
 /// in share order, so the result does not depend on thread timing. Worker w draws its dropout
 /// masks from a generator seeded with `seed` + w; with one worker everything runs on the
 /// calling thread and dropout draws from torch's global generator.
+///
+/// With part.ranks > 1, only this rank's shares are computed, share s drawing from `seed` + s:
+/// the gradients and the loss are this rank's part of the batch's, and a parameter gets no
+/// gradient when the rank has no share (a batch of fewer sentences than shares).
 double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smoothing, int workers,
-                         uint64_t seed);
+                         uint64_t seed, BatchPart part = {});
 
 /// The batch's sentences in `shares` shares (fewer if it has fewer sentences) of about equal
 /// work: sorted by target length, each share a run of that order, cut where the slowest share

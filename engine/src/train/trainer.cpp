@@ -28,6 +28,7 @@
 #include "train/resume_state.h"
 #include "train/seeding.h"
 #include "train/task_corpus.h"
+#include "train/training_group.h"
 
 namespace attnscope {
 namespace {
@@ -88,6 +89,30 @@ void validate_task_options(const TrainOptions& o) {
                             o.task_examples);
 }
 
+void validate_distributed_options(const DistributedOptions& d) {
+  // 1024 ranks is far beyond what a ring all-reduce of these models gains from.
+  if (d.world_size < 1 || d.world_size > 1024)
+    ATTNSCOPE_THROW_SETTING("distributed.world_size",
+                            "the world size must be between 1 and 1024, not ", d.world_size);
+  if (d.world_size == 1) return;
+  if (d.rank < 0 || d.rank >= d.world_size)
+    ATTNSCOPE_THROW_SETTING("distributed.rank", "the rank must be between 0 and ", d.world_size - 1,
+                            " (world size ", d.world_size, "), not ", d.rank);
+  if (d.master_address.empty())
+    ATTNSCOPE_THROW_SETTING("distributed.master_address", "the master address is empty");
+  if (d.master_port < 1 || d.master_port > 65535)
+    ATTNSCOPE_THROW_SETTING("distributed.master_port",
+                            "the master port must be between 1 and 65535, not ", d.master_port);
+  if (!(d.timeout_seconds > 0.0 && d.timeout_seconds <= 86400.0))
+    ATTNSCOPE_THROW_SETTING("distributed.timeout_seconds",
+                            "the timeout must be above 0 and at most 86400 seconds, not ",
+                            d.timeout_seconds);
+  if (d.checksum_every < 1)
+    ATTNSCOPE_THROW_SETTING("distributed.checksum_every",
+                            "weights are compared every N batches: N must be at least 1, not ",
+                            d.checksum_every);
+}
+
 // Settings are named as TrainOptions names them; front ends map them onto their own controls.
 void validate_options(const TrainOptions& o) {
   if (!is_score_function(o.model.score))
@@ -124,6 +149,7 @@ void validate_options(const TrainOptions& o) {
                             "snapshots written to a file need a snapshot every N batches, N at "
                             "least 1");
   if (!o.task.empty()) validate_task_options(o);
+  validate_distributed_options(o.distributed);
   if (o.test_source_path.empty() != o.test_target_path.empty())
     ATTNSCOPE_THROW_SETTING(o.test_source_path.empty() ? "test_source_path" : "test_target_path",
                             "a test set needs both its source and its target file");
@@ -136,7 +162,13 @@ class Trainer {
 
   TrainingRecord run() {
     validate_options(options_);
-    check_output_path(options_.output_path);
+    // Only rank 0 writes; the others' machines need not have the output folder.
+    if (options_.distributed.world_size > 1) {
+      if (options_.distributed.rank == 0) check_output_path(options_.output_path);
+      group_ = std::make_unique<TrainingGroup>(options_.distributed);
+    } else {
+      check_output_path(options_.output_path);
+    }
     const int64_t max_words = options_.model.max_source_length - 1;
     TokenizedPairs train_text, valid_text;
     if (task()) {
@@ -157,17 +189,19 @@ class Trainer {
       test_references_ = std::move(test.second);
     }
     if (train_text.skipped > 0)
-      notify(observer_, error_message("skipped ", train_text.skipped,
-                                      " training pairs with an empty side or over ", max_words,
-                                      " source words"));
+      note(error_message("skipped ", train_text.skipped,
+                         " training pairs with an empty side or over ", max_words,
+                         " source words"));
     settings_ = training_settings(options_, train_text, valid_text);
     const std::string state_path = options_.output_path + ".state";
     torch::manual_seed(options_.seed);
-    if (options_.resume && std::filesystem::exists(state_path)) {
-      restore(state_path);
+    if (group_) {
+      group_->check_same_settings(group_settings());
+      start_group(train_text, state_path);
+    } else if (options_.resume && std::filesystem::exists(state_path)) {
+      restore(load_model_file(state_path), state_path);
     } else {
-      if (options_.resume)
-        notify(observer_, "no training state '" + state_path + "' yet: starting afresh");
+      if (options_.resume) note("no training state '" + state_path + "' yet: starting afresh");
       start(train_text);
     }
     if (subwords()) {
@@ -179,10 +213,10 @@ class Trainer {
         ATTNSCOPE_THROW_INVALID_ARGUMENT("every sentence of '", options_.source_path,
                                          "' has more than ", max_words, " subword pieces");
       if (train_pieces.skipped > 0)
-        notify(observer_, error_message("skipped ", train_pieces.skipped, " training pairs over ",
-                                        max_words, " source pieces"));
-      notify(observer_, "per sentence: " + per_sentence(train_pieces, "pieces") + " (" +
-                            per_sentence(train_text, "words") + ")");
+        note(error_message("skipped ", train_pieces.skipped, " training pairs over ", max_words,
+                           " source pieces"));
+      note("per sentence: " + per_sentence(train_pieces, "pieces") + " (" +
+           per_sentence(train_text, "words") + ")");
       train_pairs_ = to_ids(train_pieces, source_vocabulary_, target_vocabulary_);
       const TokenizedPairs valid_pieces =
           split_into_pieces(valid_text, source_subwords_, target_subwords_, max_words, kept);
@@ -200,15 +234,76 @@ class Trainer {
             : error_message(std::filesystem::path(options_.source_path).filename().string(), " + ",
                             std::filesystem::path(options_.target_path).filename().string(), " (",
                             train_pairs_.size(), " pairs)");
-    if (options_.snapshot_every > 0) prepare_probe(valid_text, state_path);
+    if (options_.snapshot_every > 0 && reporting()) prepare_probe(valid_text, state_path);
     record_.command = options_.command;
     record_.seed = options_.seed;
     train_epochs(state_path);
-    if (!options_.test_source_path.empty()) measure_test();
+    if (group_) group_->finish();
+    if (!options_.test_source_path.empty() && reporting()) measure_test();
     return record_;
   }
 
  private:
+  // Rank 0 of a group, or a process training alone: the one that validates, reports and writes.
+  bool reporting() const { return !group_ || group_->leader(); }
+  void note(const std::string& text) const {
+    if (reporting()) notify(observer_, text);
+  }
+
+  // What every rank of a group must agree on: the settings a state file records, and those that
+  // decide how each batch is split and when the run ends.
+  nlohmann::json group_settings() const {
+    nlohmann::json settings = settings_;
+    settings["threads per rank"] = torch::get_num_threads();
+    settings["epochs"] = options_.epochs;
+    settings["batches per epoch"] = options_.max_batches;
+    settings["patience"] = options_.patience;
+    settings["resume"] = options_.resume;
+    settings["task"] = options_.task;
+    settings["task examples"] = options_.task_examples;
+    settings["checksum every"] = options_.distributed.checksum_every;
+    return settings;
+  }
+
+  // Every rank starts from rank 0's state: rank 0 resumes or starts afresh (and saves the
+  // fresh state, so that --resume after a lost rank has something to go back to) and sends the
+  // state file's bytes. The others neither build vocabularies nor learn subwords themselves, so
+  // the group is the same even where those would differ from machine to machine.
+  void start_group(const TokenizedPairs& train_text, const std::string& state_path) {
+    std::string bytes;
+    if (group_->leader()) {
+      if (options_.resume && std::filesystem::exists(state_path)) {
+        restore(load_model_file(state_path), state_path);
+      } else {
+        if (options_.resume) note("no training state '" + state_path + "' yet: starting afresh");
+        start(train_text);
+        update_record();
+        save_state(state_path);
+      }
+      std::ifstream file(state_path, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+      if (!file && !file.eof())
+        ATTNSCOPE_THROW_RUNTIME_ERROR("cannot read the training state '", state_path, "'");
+      int64_t parameters = 0;
+      for (const auto& parameter : model_->parameters()) parameters += parameter.numel();
+      char megabytes[32];
+      std::snprintf(megabytes, sizeof megabytes, "%.1f", 4e-6 * static_cast<double>(parameters));
+      note(error_message("training on ", group_->size(), " processes: every batch sums ",
+                         parameters, " gradients (", megabytes, " MB) across them"));
+    }
+    bytes = group_->leader_bytes(bytes);
+    if (!group_->leader()) restore(parse_checkpoint("rank 0's training state", bytes), state_path);
+    set_resume_hint(state_path);
+  }
+
+  void set_resume_hint(const std::string& state_path) {
+    const std::string where = error_message("rank 0's '", state_path, "'");
+    group_->set_resume_hint(
+        state_.epochs_done == 0
+            ? "no epoch is complete yet: --resume on every rank starts again from " + where
+            : error_message("the last complete epoch is ", state_.epochs_done,
+                            ": --resume on every rank continues from ", where));
+  }
   bool subwords() const { return options_.subwords > 0; }
   bool task() const { return !options_.task.empty(); }
   const TaskSpec& task_spec() const { return training_task(options_.task); }
@@ -322,14 +417,12 @@ class Trainer {
     target_vocabulary_ = Vocabulary::from_tokens(target_subwords_.pieces());
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1f", seconds_since(start));
-    notify(observer_,
-           error_message("learned ", source_vocabulary_.size(), " ", options_.model.source_language,
-                         " and ", target_vocabulary_.size(), " ", options_.model.target_language,
-                         " subword pieces (SentencePiece BPE) in ", seconds, " s"));
+    note(error_message("learned ", source_vocabulary_.size(), " ", options_.model.source_language,
+                       " and ", target_vocabulary_.size(), " ", options_.model.target_language,
+                       " subword pieces (SentencePiece BPE) in ", seconds, " s"));
   }
 
-  void restore(const std::string& state_path) {
-    Checkpoint checkpoint = load_model_file(state_path);
+  void restore(const Checkpoint& checkpoint, const std::string& state_path) {
     const nlohmann::json& extra = checkpoint.extra;
     if (!extra.contains("resume"))
       ATTNSCOPE_THROW_RUNTIME_ERROR("'", state_path, "' is not a training state file");
@@ -364,8 +457,7 @@ class Trainer {
     }
     set_learning_rate(*optimizer_, state_.learning_rate);
     record_ = checkpoint.training;
-    notify(observer_,
-           error_message("resuming '", state_path, "' after epoch ", state_.epochs_done));
+    note(error_message("resuming '", state_path, "' after epoch ", state_.epochs_done));
   }
 
   void train_epochs(const std::string& state_path) {
@@ -375,37 +467,67 @@ class Trainer {
          epoch <= options_.epochs && !state_.stopped && !stopped_by_request_; ++epoch) {
       const auto start = Clock::now();
       const double train_loss = train_epoch(epoch, batches);
-      const Validation validation =
-          validate(model_, valid_pairs_, valid_references_, target_vocabulary_, subword_marker());
-      // A diverged model can still score some BLEU; it must not replace the best one.
-      if (!std::isfinite(validation.loss))
-        ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the validation loss is ",
-                                      loss_text(validation.loss), " after epoch ", epoch, "; ",
-                                      kept_model());
-      EpochSummary summary;
-      summary.epoch = epoch;
-      summary.train_loss = train_loss;
-      summary.validation_loss = validation.loss;
-      summary.validation_perplexity = std::exp(validation.loss);
-      summary.validation_bleu = validation.bleu;
-      summary.learning_rate = state_.learning_rate;
-      summary.partial = stopped_by_request_;
-      // A task's outputs are symbols or one ISO date, whose BLEU says little (a date is one
-      // word: no 4-grams): its exact matches decide the best epoch instead.
-      if (task()) summary.validation_accuracy = validation.exact;
-      const double score = task() ? 100.0 * validation.exact : validation.bleu;
-      summary.best =
-          apply_plateau_schedule(state_, epoch, score, validation.loss, options_.patience);
-      set_learning_rate(*optimizer_, state_.learning_rate);
-      summary.seconds = seconds_since(start);
-      state_.seconds += summary.seconds;
-      summary.total_seconds = state_.seconds;
-      update_record();
-      if (summary.best) save_model(options_.output_path);
-      save_state(state_path);
-      if (observer_.epoch_done) observer_.epoch_done(summary);
+      if (!group_) {
+        end_epoch(epoch, train_loss, start, state_path);
+        continue;
+      }
+      // Rank 0 validates and saves while the others wait for the outcome it posts, which keeps
+      // every rank's schedule (learning rate, early stop) the same.
+      nlohmann::json outcome;
+      if (group_->leader()) {
+        try {
+          end_epoch(epoch, train_loss, start, state_path);
+          outcome["state"] = state_.to_json();
+        } catch (const std::exception& e) {
+          outcome["error"] = e.what();
+          group_->leader_value(error_message("epoch/", epoch), outcome);
+          throw;
+        }
+      }
+      outcome = group_->leader_value(error_message("epoch/", epoch), outcome);
+      if (outcome.contains("error"))
+        ATTNSCOPE_THROW_RUNTIME_ERROR(outcome.at("error").get<std::string>());
+      if (!group_->leader()) {
+        state_ = ResumeState::from_json(outcome.at("state"));
+        set_learning_rate(*optimizer_, state_.learning_rate);
+        update_record();
+      }
+      set_resume_hint(state_path);
     }
     if (state_.best_epoch == 0) ATTNSCOPE_THROW_RUNTIME_ERROR("training ended without a model");
+  }
+
+  // Validates the epoch, keeps its model if it is the best, and saves the resumable state.
+  void end_epoch(int epoch, double train_loss, Clock::time_point start,
+                 const std::string& state_path) {
+    const Validation validation =
+        validate(model_, valid_pairs_, valid_references_, target_vocabulary_, subword_marker());
+    // A diverged model can still score some BLEU; it must not replace the best one.
+    if (!std::isfinite(validation.loss))
+      ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the validation loss is ",
+                                    loss_text(validation.loss), " after epoch ", epoch, "; ",
+                                    kept_model());
+    EpochSummary summary;
+    summary.epoch = epoch;
+    summary.train_loss = train_loss;
+    summary.validation_loss = validation.loss;
+    summary.validation_perplexity = std::exp(validation.loss);
+    summary.validation_bleu = validation.bleu;
+    summary.learning_rate = state_.learning_rate;
+    summary.partial = stopped_by_request_;
+    // A task's outputs are symbols or one ISO date, whose BLEU says little (a date is one
+    // word: no 4-grams): its exact matches decide the best epoch instead.
+    if (task()) summary.validation_accuracy = validation.exact;
+    const double score = task() ? 100.0 * validation.exact : validation.bleu;
+    summary.best = apply_plateau_schedule(state_, epoch, score, validation.loss, options_.patience);
+    set_learning_rate(*optimizer_, state_.learning_rate);
+    summary.seconds = seconds_since(start);
+    state_.seconds += summary.seconds;
+    summary.total_seconds = state_.seconds;
+    update_record();
+    if (summary.best) save_model(options_.output_path);
+    save_state(state_path);
+    if (observer_.epoch_done) observer_.epoch_done(summary);
   }
 
   double train_epoch(int epoch, const std::vector<std::vector<size_t>>& buckets) {
@@ -421,21 +543,23 @@ class Trainer {
     int64_t tokens = 0, sentences = 0;
     for (int i = 0; i < batches; ++i) {
       const Batch batch = make_batch(train_pairs_, buckets[order[static_cast<size_t>(i)]]);
-      const double loss = train_batch(batch, epoch, i + 1);
+      bool stop = false;
+      const double loss = train_batch(batch, epoch, i + 1, &stop);
       loss_sum += loss * static_cast<double>(batch.target_tokens);
       tokens += batch.target_tokens;
       sentences += batch.source.size(0);
       ++total_batches_;
-      if (options_.snapshot_every > 0 &&
+      if (group_ && total_batches_ % options_.distributed.checksum_every == 0) check_same_weights();
+      if (options_.snapshot_every > 0 && reporting() &&
           (total_batches_ == 1 || total_batches_ % options_.snapshot_every == 0))
         take_snapshot(epoch, loss_sum / static_cast<double>(tokens));
-      if (observer_.progress) {
+      if (observer_.progress && reporting()) {
         const double elapsed = seconds_since(start);
         observer_.progress({epoch, options_.epochs, i + 1, batches, loss_sum / tokens,
                             sentences / elapsed, elapsed / (i + 1) * (batches - i - 1),
                             total_batches_});
       }
-      if (stop_requested()) {
+      if (stop) {
         stopped_by_request_ = true;
         break;
       }
@@ -448,16 +572,31 @@ class Trainer {
     return options_.max_batches > 0 ? std::min(options_.max_batches, all) : all;
   }
 
-  double train_batch(const Batch& batch, int epoch, int index) {
-    // One worker per torch thread (see data_parallel.h).
-    const double value =
+  // Sets *stop when a stop was requested (in a group: on any rank), after this batch.
+  double train_batch(const Batch& batch, int epoch, int index, bool* stop) {
+    // One worker per torch thread (see data_parallel.h); in a group, this rank's part.
+    BatchPart part;
+    if (group_) part = {group_->rank(), group_->size()};
+    double value =
         compute_gradients(model_, batch, options_.label_smoothing, torch::get_num_threads(),
-                          batch_worker_seed(options_.seed, epoch, index));
+                          batch_worker_seed(options_.seed, epoch, index), part);
+    *stop = stop_requested();
+    if (group_) value = group_->sum_gradients(model_->parameters(), value, *stop, stop);
     if (!std::isfinite(value))
       ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the loss is ", loss_text(value),
                                     " at epoch ", epoch, ", batch ", index, "; ", kept_model());
     optimizer_->clip_and_step(options_.gradient_clip);
     return value;
+  }
+
+  // Every rank applies the same steps to the same weights, so they stay the same; ranks on CPUs
+  // that round differently could drift apart, and are brought back to rank 0's.
+  void check_same_weights() {
+    const auto parameters = model_->parameters();
+    if (group_->same_weights(parameters)) return;
+    note(error_message("the ranks' weights differed after batch ", total_batches_,
+                       " (CPUs that round differently?): rank 0's are copied to every rank"));
+    group_->copy_leader_weights(parameters);
   }
 
   // What a divergence leaves behind, for its message.
@@ -539,6 +678,7 @@ class Trainer {
   std::vector<int64_t> probe_ids_;  // snapshots: the probe as the model reads it
   std::vector<std::string> probe_tokens_;
   std::ofstream snapshots_file_;
+  std::unique_ptr<TrainingGroup> group_;  // several processes; null when training alone
   int64_t total_batches_ = 0;  // batches trained in the whole run (estimated after a resume)
   bool stopped_by_request_ = false;
 };
