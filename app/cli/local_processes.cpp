@@ -3,6 +3,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,11 +21,16 @@ extern char** environ;
 namespace attnscope::cli {
 namespace {
 
+// Set in the ranks' environment: the starter's process id.
+constexpr const char* kStarterVariable = "ATTNSCOPE_LOCAL_PROCESSES_STARTER";
+
 // The ranks, for the signal handler: Ctrl+C in a terminal reaches them anyway (one process
 // group), but a SIGTERM sent to this process alone must not leave them training.
 std::vector<pid_t>* ranks_to_signal = nullptr;
+volatile sig_atomic_t interrupted = 0;
 
 void forward_signal(int signal_number) {
+  interrupted = 1;
   if (ranks_to_signal)
     for (pid_t pid : *ranks_to_signal) kill(pid, signal_number);
 }
@@ -79,13 +85,17 @@ int run_local_processes(int count, const std::string& master, int threads_per_ra
   }
   const std::string address = master.empty() ? "127.0.0.1:" + std::to_string(free_port()) : master;
   std::vector<pid_t> pids;
-  struct sigaction forward {
-  }, previous_int{}, previous_term{};
+  pids.reserve(static_cast<size_t>(count));  // the signal handler reads it: never reallocated
+  struct sigaction forward = {};
+  struct sigaction previous_int = {};
+  struct sigaction previous_term = {};
   forward.sa_handler = forward_signal;
   sigemptyset(&forward.sa_mask);
   ranks_to_signal = &pids;
   sigaction(SIGINT, &forward, &previous_int);
   sigaction(SIGTERM, &forward, &previous_term);
+  // The ranks end with this process even when it is killed outright (local_rank_guard()).
+  setenv(kStarterVariable, std::to_string(getpid()).c_str(), 1);
   int spawn_error = 0;
   for (int rank = 0; rank < count && spawn_error == 0; ++rank) {
     std::vector<std::string> arguments = base;
@@ -104,13 +114,22 @@ int run_local_processes(int count, const std::string& master, int threads_per_ra
     spawn_error = posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ);
     if (spawn_error == 0) pids.push_back(pid);
   }
+  unsetenv(kStarterVariable);
+  // A rank that could not start: the others would only wait for it until their timeout.
+  if (spawn_error != 0)
+    for (pid_t pid : pids) kill(pid, SIGTERM);
   // Waits for every rank started, even after one failed: the others end within their timeout.
   int failed = 0;
   for (size_t rank = 0; rank < pids.size(); ++rank) {
     int status = 0;
-    while (waitpid(pids[rank], &status, 0) < 0 && errno == EINTR) {
+    pid_t waited = 0;
+    while ((waited = waitpid(pids[rank], &status, 0)) < 0 && errno == EINTR) {
     }
-    if (WIFSIGNALED(status)) {
+    if (waited < 0) {
+      failed = 1;
+    } else if (interrupted || spawn_error != 0) {
+      failed = 1;  // the ranks were stopped on purpose: no message per rank
+    } else if (WIFSIGNALED(status)) {
       std::cerr << "attnscope-cli: error: rank " << rank << " was ended by signal "
                 << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status)) << ")\n";
       failed = 1;
@@ -126,7 +145,15 @@ int run_local_processes(int count, const std::string& master, int threads_per_ra
               << ": " << std::strerror(spawn_error) << '\n';
     return 1;
   }
-  return failed;
+  return interrupted ? 130 : failed;
+}
+
+void local_rank_guard() {
+  const char* starter = std::getenv(kStarterVariable);
+  if (!starter) return;
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  // The starter may have ended before prctl: then this rank ends now.
+  if (std::to_string(getppid()) != starter) raise(SIGTERM);
 }
 
 }  // namespace attnscope::cli

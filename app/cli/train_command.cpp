@@ -223,15 +223,16 @@ Action add_train_command(CLI::App& app) {
         if (app.get_option(flag)->count() > 0)
           throw std::invalid_argument(std::string("--local-processes sets ") + flag +
                                       " for each rank it starts: give one or the other");
-      if (!c->master.empty()) apply_master(c->master, o.distributed);  // checked before starting
-      const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-      return run_local_processes(c->local_processes, c->master,
-                                 std::max(1, cores / c->local_processes));
+      o.distributed.world_size = c->local_processes;
+    } else {
+      if (app.get_option("--world-size")->count() == 0)
+        o.distributed.world_size = environment_number("WORLD_SIZE", 1);
+      if (app.get_option("--rank")->count() == 0)
+        o.distributed.rank = environment_number("RANK", 0);
     }
-    if (app.get_option("--world-size")->count() == 0)
-      o.distributed.world_size = environment_number("WORLD_SIZE", 1);
-    if (app.get_option("--rank")->count() == 0) o.distributed.rank = environment_number("RANK", 0);
     apply_master(c->master, o.distributed);
+    // Notes come from the process that reports: rank 0, not the ranks' starter or the others.
+    const bool reports = c->local_processes == 0 && o.distributed.rank == 0;
     if (!o.task.empty()) {
       run_with_flags(kTrainFlags, [&] {
         try {
@@ -254,7 +255,7 @@ Action add_train_command(CLI::App& app) {
     }
     // Snapshots cost a greedy decoding each: only when they are written.
     if (o.snapshots_path.empty()) {
-      if (app.get_option("--snapshot-every")->count() > 0 || !o.probe.empty())
+      if (reports && (app.get_option("--snapshot-every")->count() > 0 || !o.probe.empty()))
         std::cerr << "note: --snapshot-every and --probe apply only with --snapshots FILE\n";
       o.snapshot_every = 0;
     } else if (app.get_option("--snapshot-every")->count() == 0) {
@@ -262,9 +263,20 @@ Action add_train_command(CLI::App& app) {
     }
     c->options.model.attention = c->options.model.hidden;
     c->options.command = command;
-    if (c->options.subwords > 0 && app.get_option("--min-freq")->count() > 0)
+    if (reports && c->options.subwords > 0 && app.get_option("--min-freq")->count() > 0)
       std::cerr << "note: --min-freq does not apply to a subword model: its vocabulary is the "
                    "--subwords pieces\n";
+    if (c->local_processes > 0) {
+      // A bad setting is refused once, here, rather than by every rank started.
+      run_with_flags(kTrainFlags, [&] {
+        check_train_options(o);
+        return 0;
+      });
+      const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      return run_local_processes(c->local_processes, c->master,
+                                 std::max(1, cores / c->local_processes));
+    }
+    local_rank_guard();
     TrainingRecord record;
     run_with_flags(kTrainFlags, [&] {
       record = train(c->options, make_observer());

@@ -197,9 +197,9 @@ TEST_P(TrainingEquivalence, RanksPartsAddUpToTheWorkersGradient) {
   for (int workers : {1, 2}) {
     const double whole = compute_gradients(model, batch, 0.0, 2 * workers, 42);
     const auto reference = gradients_of(model);
-    const double first = compute_gradients(model, batch, 0.0, workers, 42, {0, 2});
+    const double first = compute_gradients(model, batch, 0.0, workers, 42, {0, 2 * workers});
     const auto rank0 = gradients_of(model);
-    const double second = compute_gradients(model, batch, 0.0, workers, 42, {1, 2});
+    const double second = compute_gradients(model, batch, 0.0, workers, 42, {workers, 2 * workers});
     const auto rank1 = gradients_of(model);
     EXPECT_NEAR(first + second, whole, 1e-6) << workers;
     EXPECT_GT(first, 0.0);
@@ -217,6 +217,16 @@ TEST_P(TrainingEquivalence, RanksPartsAddUpToTheWorkersGradient) {
   const Batch single = make_batch(data.train, {length_buckets(data.train, 32).back().front()});
   EXPECT_EQ(compute_gradients(model, single, 0.0, 1, 42, {1, 2}), 0.0);
   for (const auto& p : model->parameters()) EXPECT_FALSE(p.grad().defined());
+  // Ranks of different thread counts: one of one thread and one of two, three shares in all.
+  const double whole = compute_gradients(model, batch, 0.0, 3, 42);
+  const auto reference = gradients_of(model);
+  const double one = compute_gradients(model, batch, 0.0, 1, 42, {0, 3});
+  const auto rank0 = gradients_of(model);
+  const double two = compute_gradients(model, batch, 0.0, 2, 42, {1, 3});
+  const auto rank1 = gradients_of(model);
+  EXPECT_NEAR(one + two, whole, 1e-6);
+  for (size_t p = 0; p < reference.size(); ++p)
+    EXPECT_TRUE(torch::allclose(rank0[p] + rank1[p], reference[p], 1e-5, 1e-7)) << p;
 }
 
 TEST(SplitBatch, SharesPartitionTheBatchAndAreTrimmed) {

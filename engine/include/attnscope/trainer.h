@@ -103,6 +103,10 @@ struct TrainObserver {
   std::function<bool()> stop_requested;
 };
 
+/// The checks train() starts with, before it reads or writes anything: throws SettingError for a
+/// bad setting. For a front end that starts several processes and wants to refuse it once.
+void check_train_options(const TrainOptions& options);
+
 /// Trains a model and writes the best one to options.output_path after each better epoch (atomic:
 /// temporary file + rename). Throws SettingError (a std::invalid_argument naming the setting)
 /// for a bad setting, an unwritable output, or resume with a state file whose settings differ

@@ -173,11 +173,11 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
                          uint64_t seed, BatchPart part) {
   std::vector<Batch> parts;
   uint64_t first_share = 0;  // the global index of this process's first share: its seed offset
-  if (part.ranks <= 1) {
+  if (part.total_shares == 0) {
     parts = workers > 1 ? split_batch(batch, workers) : std::vector<Batch>{batch};
   } else {
-    std::vector<Batch> all = split_batch(batch, static_cast<int64_t>(workers) * part.ranks);
-    const size_t begin = std::min(all.size(), static_cast<size_t>(part.rank) * workers);
+    std::vector<Batch> all = split_batch(batch, part.total_shares);
+    const size_t begin = std::min(all.size(), static_cast<size_t>(part.first_share));
     const size_t end = std::min(all.size(), begin + static_cast<size_t>(workers));
     parts.assign(std::make_move_iterator(all.begin() + begin),
                  std::make_move_iterator(all.begin() + end));
@@ -197,7 +197,7 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
     // One process alone keeps torch's global generator; a rank of several draws as the thread
     // of one process with every rank's threads would.
     std::optional<ThreadGenerator> generator;
-    if (part.ranks > 1) generator.emplace(seed + first_share);
+    if (part.total_shares > 0) generator.emplace(seed + first_share);
     gradients[0] = share_gradients(model, parts[0], label_smoothing, batch_tokens, &loss_sums[0]);
     sum = std::make_unique<GradientSum>(gradients);
   } else {

@@ -17,11 +17,11 @@
 namespace attnscope {
 
 /// Which part of every batch a process computes when several train together (training_group.h):
-/// the batch is split into workers × ranks shares, and rank r takes shares r × workers to
-/// (r + 1) × workers - 1, the same split one process with workers × ranks threads makes.
+/// the batch is split into `total_shares` shares (every rank's threads), and this rank takes its
+/// `workers` shares from `first_share` on: the same split one process with as many threads makes.
 struct BatchPart {
-  int rank = 0;
-  int ranks = 1;
+  int first_share = 0;
+  int total_shares = 0;  // 0: this process trains alone
 };
 
 /// Sets every parameter's gradient to that of the batch's mean teacher-forced loss and returns
@@ -31,9 +31,11 @@ struct BatchPart {
 /// masks from a generator seeded with `seed` + w; with one worker everything runs on the
 /// calling thread and dropout draws from torch's global generator.
 ///
-/// With part.ranks > 1, only this rank's shares are computed, share s drawing from `seed` + s:
-/// the gradients and the loss are this rank's part of the batch's, and a parameter gets no
-/// gradient when the rank has no share (a batch of fewer sentences than shares).
+/// With part.total_shares > 0, only this rank's shares are computed, share s drawing from
+/// `seed` + s: the gradients and the loss are this rank's part of the batch's, and a parameter
+/// gets no gradient when the rank has no share (a batch of fewer sentences than shares). (A
+/// batch that splits into a single share is the one place where a rank's dropout differs from
+/// one process's: the process draws it from the global generator.)
 double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smoothing, int workers,
                          uint64_t seed, BatchPart part = {});
 

@@ -56,6 +56,13 @@ void notify(const TrainObserver& observer, const std::string& text) {
   if (observer.message) observer.message(text);
 }
 
+// Bytes as a uint8 tensor: how a state file stores the optimizer's serialised state.
+torch::Tensor byte_tensor(const std::string& bytes) {
+  torch::Tensor tensor = torch::empty({static_cast<int64_t>(bytes.size())}, torch::kByte);
+  std::memcpy(tensor.data_ptr(), bytes.data(), bytes.size());
+  return tensor;
+}
+
 void set_learning_rate(torch::optim::Adam& optimizer, double rate) {
   for (auto& group : optimizer.param_groups())
     static_cast<torch::optim::AdamOptions&>(group.options()).lr(rate);
@@ -94,10 +101,10 @@ void validate_distributed_options(const DistributedOptions& d) {
   if (d.world_size < 1 || d.world_size > 1024)
     ATTNSCOPE_THROW_SETTING("distributed.world_size",
                             "the world size must be between 1 and 1024, not ", d.world_size);
-  if (d.world_size == 1) return;
   if (d.rank < 0 || d.rank >= d.world_size)
     ATTNSCOPE_THROW_SETTING("distributed.rank", "the rank must be between 0 and ", d.world_size - 1,
                             " (world size ", d.world_size, "), not ", d.rank);
+  if (d.world_size == 1) return;
   if (d.master_address.empty())
     ATTNSCOPE_THROW_SETTING("distributed.master_address", "the master address is empty");
   if (d.master_port < 1 || d.master_port > 65535)
@@ -196,7 +203,14 @@ class Trainer {
     const std::string state_path = options_.output_path + ".state";
     torch::manual_seed(options_.seed);
     if (group_) {
-      group_->check_same_settings(group_settings());
+      // Ranks may have different numbers of threads: rank r's shares of every batch start
+      // after the threads of the ranks before it.
+      const std::vector<int> threads =
+          group_->check_same_settings(group_settings(), torch::get_num_threads());
+      for (int r = 0; r < group_->size(); ++r) {
+        if (r < group_->rank()) batch_part_.first_share += threads[static_cast<size_t>(r)];
+        batch_part_.total_shares += threads[static_cast<size_t>(r)];
+      }
       start_group(train_text, state_path);
     } else if (options_.resume && std::filesystem::exists(state_path)) {
       restore(load_model_file(state_path), state_path);
@@ -237,6 +251,7 @@ class Trainer {
     if (options_.snapshot_every > 0 && reporting()) prepare_probe(valid_text, state_path);
     record_.command = options_.command;
     record_.seed = options_.seed;
+    if (group_) group_->barrier("ready");
     train_epochs(state_path);
     if (group_) group_->finish();
     if (!options_.test_source_path.empty() && reporting()) measure_test();
@@ -254,7 +269,6 @@ class Trainer {
   // decide how each batch is split and when the run ends.
   nlohmann::json group_settings() const {
     nlohmann::json settings = settings_;
-    settings["threads per rank"] = torch::get_num_threads();
     settings["epochs"] = options_.epochs;
     settings["batches per epoch"] = options_.max_batches;
     settings["patience"] = options_.patience;
@@ -272,28 +286,49 @@ class Trainer {
   void start_group(const TokenizedPairs& train_text, const std::string& state_path) {
     std::string bytes;
     if (group_->leader()) {
-      if (options_.resume && std::filesystem::exists(state_path)) {
-        restore(load_model_file(state_path), state_path);
-      } else {
-        if (options_.resume) note("no training state '" + state_path + "' yet: starting afresh");
-        start(train_text);
-        update_record();
-        save_state(state_path);
+      try {
+        bytes = leader_start_state(train_text, state_path);
+      } catch (const std::exception& e) {
+        fail_group("start", e.what());
+        throw;
       }
-      std::ifstream file(state_path, std::ios::binary);
-      bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-      if (!file && !file.eof())
-        ATTNSCOPE_THROW_RUNTIME_ERROR("cannot read the training state '", state_path, "'");
-      int64_t parameters = 0;
-      for (const auto& parameter : model_->parameters()) parameters += parameter.numel();
-      char megabytes[32];
-      std::snprintf(megabytes, sizeof megabytes, "%.1f", 4e-6 * static_cast<double>(parameters));
-      note(error_message("training on ", group_->size(), " processes: every batch sums ",
-                         parameters, " gradients (", megabytes, " MB) across them"));
     }
-    bytes = group_->leader_bytes(bytes);
+    bytes = group_->leader_bytes("start", bytes);
     if (!group_->leader()) restore(parse_checkpoint("rank 0's training state", bytes), state_path);
     set_resume_hint(state_path);
+  }
+
+  // Rank 0's start: resumed, or afresh and saved, so that --resume after a lost rank has
+  // something to go back to. Returns the state file's bytes.
+  std::string leader_start_state(const TokenizedPairs& train_text, const std::string& state_path) {
+    if (options_.resume && std::filesystem::exists(state_path)) {
+      restore(load_model_file(state_path), state_path);
+    } else {
+      if (options_.resume) note("no training state '" + state_path + "' yet: starting afresh");
+      start(train_text);
+      update_record();
+      save_state(state_path);
+    }
+    std::ifstream file(state_path, std::ios::binary);
+    std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+    if (!file && !file.eof())
+      ATTNSCOPE_THROW_RUNTIME_ERROR("cannot read the training state '", state_path, "'");
+    int64_t parameters = 0;
+    for (const auto& parameter : model_->parameters()) parameters += parameter.numel();
+    char megabytes[32];
+    std::snprintf(megabytes, sizeof megabytes, "%.1f", 4e-6 * static_cast<double>(parameters));
+    note(error_message("training on ", group_->size(), " processes: every batch sums ", parameters,
+                       " gradients (", megabytes, " MB) across them"));
+    return bytes;
+  }
+
+  // Rank 0 failed where the others wait for it: they end with its message. Its own exception,
+  // not one from telling them, is the one that propagates.
+  void fail_group(const std::string& key, const std::string& message) {
+    try {
+      group_->leader_failed(key, message);
+    } catch (const std::exception&) {
+    }
   }
 
   void set_resume_hint(const std::string& state_path) {
@@ -304,6 +339,7 @@ class Trainer {
             : error_message("the last complete epoch is ", state_.epochs_done,
                             ": --resume on every rank continues from ", where));
   }
+
   bool subwords() const { return options_.subwords > 0; }
   bool task() const { return !options_.task.empty(); }
   const TaskSpec& task_spec() const { return training_task(options_.task); }
@@ -473,20 +509,18 @@ class Trainer {
       }
       // Rank 0 validates and saves while the others wait for the outcome it posts, which keeps
       // every rank's schedule (learning rate, early stop) the same.
+      const std::string key = error_message("epoch/", epoch);
       nlohmann::json outcome;
       if (group_->leader()) {
         try {
           end_epoch(epoch, train_loss, start, state_path);
           outcome["state"] = state_.to_json();
         } catch (const std::exception& e) {
-          outcome["error"] = e.what();
-          group_->leader_value(error_message("epoch/", epoch), outcome);
+          fail_group(key, e.what());
           throw;
         }
       }
-      outcome = group_->leader_value(error_message("epoch/", epoch), outcome);
-      if (outcome.contains("error"))
-        ATTNSCOPE_THROW_RUNTIME_ERROR(outcome.at("error").get<std::string>());
+      outcome = group_->leader_value(key, outcome);
       if (!group_->leader()) {
         state_ = ResumeState::from_json(outcome.at("state"));
         set_learning_rate(*optimizer_, state_.learning_rate);
@@ -575,11 +609,9 @@ class Trainer {
   // Sets *stop when a stop was requested (in a group: on any rank), after this batch.
   double train_batch(const Batch& batch, int epoch, int index, bool* stop) {
     // One worker per torch thread (see data_parallel.h); in a group, this rank's part.
-    BatchPart part;
-    if (group_) part = {group_->rank(), group_->size()};
     double value =
         compute_gradients(model_, batch, options_.label_smoothing, torch::get_num_threads(),
-                          batch_worker_seed(options_.seed, epoch, index), part);
+                          batch_worker_seed(options_.seed, epoch, index), batch_part_);
     *stop = stop_requested();
     if (group_) value = group_->sum_gradients(model_->parameters(), value, *stop, stop);
     if (!std::isfinite(value))
@@ -595,8 +627,13 @@ class Trainer {
     const auto parameters = model_->parameters();
     if (group_->same_weights(parameters)) return;
     note(error_message("the ranks' weights differed after batch ", total_batches_,
-                       " (CPUs that round differently?): rank 0's are copied to every rank"));
+                       " (CPUs that round differently?): rank 0's weights and optimizer state "
+                       "are copied to every rank"));
     group_->copy_leader_weights(parameters);
+    const std::string bytes = group_->leader_bytes(error_message("optimizer/", total_batches_),
+                                                   reporting() ? optimizer_bytes(*optimizer_) : "");
+    if (reporting()) return;
+    load_optimizer(*optimizer_, byte_tensor(bytes));
   }
 
   // What a divergence leaves behind, for its message.
@@ -644,10 +681,7 @@ class Trainer {
     Checkpoint c = checkpoint();
     c.extra["resume"] = state_.to_json();
     c.extra["settings"] = settings_;
-    const std::string bytes = optimizer_bytes(*optimizer_);
-    torch::Tensor blob = torch::empty({static_cast<int64_t>(bytes.size())}, torch::kByte);
-    std::memcpy(blob.data_ptr(), bytes.data(), bytes.size());
-    c.tensors.emplace_back("optimizer", blob);
+    c.tensors.emplace_back("optimizer", byte_tensor(optimizer_bytes(*optimizer_)));
     save_checkpoint(path, c, StoredPrecision::kFloat32);
   }
 
@@ -679,6 +713,7 @@ class Trainer {
   std::vector<std::string> probe_tokens_;
   std::ofstream snapshots_file_;
   std::unique_ptr<TrainingGroup> group_;  // several processes; null when training alone
+  BatchPart batch_part_;                  // this process's shares of every batch in a group
   int64_t total_batches_ = 0;  // batches trained in the whole run (estimated after a resume)
   bool stopped_by_request_ = false;
 };
@@ -707,6 +742,8 @@ TrainOptions task_options(const std::string& name, const std::string& output_pat
   o.snapshot_every = 10;
   return o;
 }
+
+void check_train_options(const TrainOptions& options) { validate_options(options); }
 
 TrainingRecord train(const TrainOptions& options, const TrainObserver& observer) {
   keep_freed_memory_for_reuse();

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <thread>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
@@ -76,6 +77,21 @@ std::string local_address_towards(const std::string& host, int port) {
   return text;
 }
 
+// Where Gloo listens: the address on the route to the master, except where the master's name
+// resolves to this machine's loopback (rank 0 given its own host name, which Debian maps to
+// 127.0.1.1): then the address of the default route, which the other machines can reach. A
+// master given as 127.x or localhost means a group on this machine: loopback it is.
+std::string gloo_address(const std::string& master, int port) {
+  const std::string address = local_address_towards(master, port);
+  const bool loopback = address.rfind("127.", 0) == 0;
+  if (!loopback || master == "localhost" || master.rfind("127.", 0) == 0) return address;
+  try {
+    return local_address_towards("192.0.2.1", port);  // TEST-NET-1: only the route is looked up
+  } catch (const std::runtime_error&) {
+    return address;  // no default route: this machine is alone
+  }
+}
+
 }  // namespace
 
 struct TrainingGroup::Connection {
@@ -103,7 +119,8 @@ class TrainingGroup::Heartbeat {
   ~Heartbeat() {
     state_->stop = true;
     // A beat blocked on a stopped master returns only at the store's timeout: then the thread
-    // is left to finish on its own (it owns its state) rather than holding up the exit.
+    // is left to finish on its own (it shares the ownership of its state) rather than holding
+    // up the exit.
     const auto deadline = Clock::now() + std::chrono::seconds(1);
     while (!state_->done && Clock::now() < deadline) std::this_thread::sleep_for(kPollInterval);
     if (state_->done)
@@ -112,32 +129,38 @@ class TrainingGroup::Heartbeat {
       thread_.detach();
   }
 
-  // How long rank `rank` has not beaten.
+  // How long rank `rank` has not beaten (for rank 0: or its store not answered).
   double silence(int rank) const {
     std::lock_guard<std::mutex> lock(state_->mutex);
-    if (rank == 0 && master_unanswering()) return seconds(Clock::now() - state_->call_started);
+    if (rank == 0 && state_->in_call) return seconds(Clock::now() - state_->call_started);
     return seconds(Clock::now() - state_->last_seen[static_cast<size_t>(rank)]);
   }
 
-  // The rank silent for at least `min_seconds` (the longest silent one), or -1. When the store
-  // itself does not answer, its host, rank 0, is the one lost.
+  // The rank silent for at least `min_seconds` (the longest silent one), or -1.
   int silent_rank(double min_seconds) const {
     std::lock_guard<std::mutex> lock(state_->mutex);
     const auto now = Clock::now();
-    if (state_->rank != 0 &&
-        (state_->store_lost ||
-         (master_unanswering() && seconds(now - state_->call_started) >= min_seconds)))
+    const bool on_master = state_->rank == 0;
+    // The store does not answer: its host, rank 0, stopped.
+    if (!on_master && state_->in_call && seconds(now - state_->call_started) >= min_seconds)
       return 0;
+    // The store is gone, and with it every heartbeat since: rank 0 ended, unless another rank
+    // had fallen silent before (rank 0 ends when it finds a rank lost, too).
+    const auto until = state_->store_lost ? state_->lost_at : now;
+    const double threshold =
+        state_->store_lost ? 2.0 * seconds(kBeatInterval) + seconds(kPollInterval) : min_seconds;
     int found = -1;
-    double longest = min_seconds;
-    for (size_t r = 0; r < state_->last_seen.size(); ++r) {
-      const double silent = seconds(now - state_->last_seen[r]);
+    double longest = threshold;
+    for (size_t r = on_master ? 1 : 1; r < state_->last_seen.size(); ++r) {
+      const double silent = seconds(until - state_->last_seen[r]);
       if (static_cast<int>(r) != state_->rank && silent >= longest) {
         found = static_cast<int>(r);
         longest = silent;
       }
     }
-    return found;
+    if (found >= 0 || on_master) return found;
+    if (state_->store_lost) return 0;
+    return seconds(now - state_->last_seen[0]) >= min_seconds ? 0 : -1;
   }
 
  private:
@@ -147,16 +170,18 @@ class TrainingGroup::Heartbeat {
     std::vector<Clock::time_point> last_seen;
     std::vector<int64_t> beats;
     bool store_lost = false;
+    Clock::time_point lost_at;
     bool in_call = false;
     Clock::time_point call_started;
     std::atomic<bool> stop{false}, done{false};
   };
 
-  bool master_unanswering() const { return state_->store_lost || state_->in_call; }
-
   static void run(State& state, const std::string& host, const c10d::TCPStoreOptions& options) {
     try {
       c10d::TCPStore store(host, options);
+      // A TCPStore client arms its socket's receive timeout in its first wait (LibTorch 1.13):
+      // before that, a request to a stopped master would block for good.
+      store.wait({key("master")});
       while (!state.stop) {
         {
           std::lock_guard<std::mutex> lock(state.mutex);
@@ -183,6 +208,8 @@ class TrainingGroup::Heartbeat {
     } catch (const std::exception&) {
       std::lock_guard<std::mutex> lock(state.mutex);
       state.store_lost = true;
+      state.in_call = false;
+      state.lost_at = Clock::now();
     }
     state.done = true;
   }
@@ -192,11 +219,13 @@ class TrainingGroup::Heartbeat {
 };
 
 TrainingGroup::TrainingGroup(const DistributedOptions& options)
-    : options_(options), connection_(std::make_unique<Connection>()) {
+    : options_(options),
+      master_(error_message(options.master_address, ":", options.master_port)),
+      connection_(std::make_unique<Connection>()) {
   // c10d logs each failed bind and connect attempt through glog to stderr; every failure that
   // matters reaches the user as this class's one-line message instead.
   FLAGS_minloglevel = google::GLOG_FATAL;
-  const std::string master = error_message(options.master_address, ":", options.master_port);
+  const std::string& master = master_;
   const auto timeout = milliseconds(options.timeout_seconds);
   c10d::TCPStoreOptions store_options;
   store_options.port = static_cast<uint16_t>(options.master_port);
@@ -218,12 +247,24 @@ TrainingGroup::TrainingGroup(const DistributedOptions& options)
                                   " within ", options.timeout_seconds,
                                   " s (is rank 0 running there, and the address right?): ", text);
   }
+  // Rank 0 marks its store as attnscope's; a client's first request is a wait for that mark,
+  // which also arms its socket's timeout (LibTorch 1.13 sets it only in waits), so that nothing
+  // blocks for good on a master that accepts connections but does not answer.
+  try {
+    if (leader())
+      connection_->store->set(key("master"), to_bytes("1"));
+    else
+      connection_->store->wait({key("master")}, timeout);
+  } catch (const std::exception& e) {
+    ATTNSCOPE_THROW_RUNTIME_ERROR("rank ", rank(), " reached ", master,
+                                  ", but no attnscope rank 0 answered there within ",
+                                  options.timeout_seconds, " s: ", text_of(e));
+  }
   join(master, timeout);
   heartbeat_ = std::make_unique<Heartbeat>(options);
   const char* interface = std::getenv("GLOO_SOCKET_IFNAME");
   const std::string address =
-      interface && *interface ? ""
-                              : local_address_towards(options.master_address, options.master_port);
+      interface && *interface ? "" : gloo_address(options.master_address, options.master_port);
   guarded([&] {
     // A collective gives up a little before the timeout, so that naming the rank that went
     // silent (at once by then: its heartbeat stopped as long ago) still ends within it.
@@ -275,6 +316,7 @@ void TrainingGroup::join(const std::string& master, std::chrono::milliseconds ti
 
 template <typename Call>
 auto TrainingGroup::guarded(Call&& call) -> decltype(call()) {
+  if (!connection_) ATTNSCOPE_THROW_RUNTIME_ERROR("rank ", rank(), ": the group was already lost");
   std::string failure;
   try {
     return call();
@@ -318,28 +360,59 @@ void TrainingGroup::wait_for_key(const std::string& name, int watched, const std
   }
 }
 
-void TrainingGroup::check_same_settings(const nlohmann::json& settings) {
-  nlohmann::json mine = settings;
-  std::vector<nlohmann::json> all(static_cast<size_t>(size()));
+std::vector<int> TrainingGroup::check_same_settings(const nlohmann::json& settings, int threads) {
+  const nlohmann::json mine = {{"settings", settings}, {"threads", threads}};
   guarded([&] { connection_->store->set(rank_key("settings", rank()), to_bytes(mine.dump())); });
+  std::vector<nlohmann::json> all(static_cast<size_t>(size()));
+  std::vector<int> all_threads;
   for (int r = 0; r < size(); ++r) {
     wait_for_key(rank_key("settings", r), r, error_message("rank ", r, "'s settings"));
-    all[static_cast<size_t>(r)] = nlohmann::json::parse(
-        guarded([&] { return from_bytes(connection_->store->get(rank_key("settings", r))); }));
+    const std::string text =
+        guarded([&] { return from_bytes(connection_->store->get(rank_key("settings", r))); });
+    const nlohmann::json sent = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!sent.is_object() || !sent.contains("settings") || !sent["settings"].is_object() ||
+        !sent.contains("threads") || !sent["threads"].is_number_integer() ||
+        sent["threads"].get<int64_t>() < 1 || sent["threads"].get<int64_t>() > 1024)
+      ATTNSCOPE_THROW_RUNTIME_ERROR("rank ", rank(), ": rank ", r,
+                                    " sent unreadable settings: is it another attnscope version?");
+    all[static_cast<size_t>(r)] = sent["settings"];
+    all_threads.push_back(sent["threads"].get<int>());
   }
+  // Rank 0 hosts the store: it stays until every rank has read every rank's settings, so that
+  // a mismatch ends each rank with the message below rather than with a lost master.
+  guarded([&] { connection_->store->add(key("settings/read"), 1); });
+  if (leader()) wait_for_readers(key("settings/read"), size());
   for (int r = 1; r < size(); ++r) {
     std::string differences;
-    for (const auto& [name, value] : all[0].items()) {
-      const auto& other = all[static_cast<size_t>(r)];
+    const auto& other = all[static_cast<size_t>(r)];
+    for (const auto& [name, value] : all[0].items())
       if (!other.contains(name) || other.at(name) != value)
         differences +=
             error_message(differences.empty() ? "" : "; ", name, ": ", value.dump(), " at rank 0, ",
                           other.contains(name) ? other.at(name).dump() : "none", " at rank ", r);
-    }
     if (!differences.empty())
       ATTNSCOPE_THROW_RUNTIME_ERROR("rank ", r, " was started with other settings than rank 0 (",
                                     differences, "): every rank needs the same corpus and options");
   }
+  return all_threads;
+}
+
+void TrainingGroup::barrier(const std::string& name) {
+  const std::string counter = key("barrier/" + name);
+  guarded([&] { connection_->store->add(counter, 1); });
+  while (guarded([&] { return connection_->store->add(counter, 0); }) < size()) {
+    const int silent = heartbeat_->silent_rank(options_.timeout_seconds);
+    if (silent >= 0)
+      lost(error_message("no sign of rank ", silent, " for ", options_.timeout_seconds, " s"));
+    std::this_thread::sleep_for(kPollInterval);
+  }
+}
+
+void TrainingGroup::wait_for_readers(const std::string& counter, int64_t count) {
+  const auto deadline = Clock::now() + milliseconds(options_.timeout_seconds);
+  while (Clock::now() < deadline && heartbeat_->silent_rank(options_.timeout_seconds) < 0 &&
+         guarded([&] { return connection_->store->add(counter, 0); }) < count)
+    std::this_thread::sleep_for(kPollInterval);
 }
 
 double TrainingGroup::sum_gradients(const std::vector<torch::Tensor>& parameters, double loss,
@@ -400,38 +473,53 @@ double TrainingGroup::sum_gradients(const std::vector<torch::Tensor>& parameters
 
 bool TrainingGroup::same_weights(const std::vector<torch::Tensor>& parameters) {
   torch::NoGradGuard no_grad;
-  // Two sums, one weighted by position, catch a difference anywhere (and most swaps); the
-  // maximum of (x, -x) over the ranks gives the largest and the smallest at once.
-  double plain = 0.0, weighted = 0.0;
+  // Sums of the weights' bits as integers: exact and independent of the order of addition (so
+  // of the CPU's vector width), unlike a floating-point sum. A second sum, weighted by the
+  // parameter's place, catches most swaps. Unsigned, so that overflow wraps as defined.
+  uint64_t plain = 0, weighted = 0;
   for (size_t p = 0; p < parameters.size(); ++p) {
-    plain += parameters[p].sum(torch::kDouble).item<double>();
-    weighted += static_cast<double>(p + 1) * parameters[p].abs().sum(torch::kDouble).item<double>();
+    const torch::Tensor bits = parameters[p].detach().contiguous().view(torch::kInt);
+    const auto sum = static_cast<uint64_t>(bits.sum(torch::kLong).item<int64_t>());
+    plain += sum;
+    weighted += (p + 1) * sum;
   }
-  torch::Tensor sums = torch::tensor({plain, weighted, -plain, -weighted}, torch::kDouble);
+  const auto as_signed = [](uint64_t value) {
+    int64_t result;
+    std::memcpy(&result, &value, sizeof result);
+    return result;
+  };
+  torch::Tensor largest = torch::tensor({as_signed(plain), as_signed(weighted)}, torch::kLong);
+  torch::Tensor smallest = largest.clone();
   guarded([&] {
-    std::vector<torch::Tensor> tensors{sums};
-    c10d::AllreduceOptions maximum;
+    c10d::AllreduceOptions maximum, minimum;
     maximum.reduceOp = c10d::ReduceOp::MAX;
-    connection_->group->allreduce(tensors, maximum)->wait();
+    minimum.reduceOp = c10d::ReduceOp::MIN;
+    std::vector<torch::Tensor> high{largest}, low{smallest};
+    connection_->group->allreduce(high, maximum)->wait();
+    connection_->group->allreduce(low, minimum)->wait();
   });
-  const double* s = sums.data_ptr<double>();
-  return s[0] == -s[2] && s[1] == -s[3];
+  return torch::equal(largest, smallest);
 }
 
 void TrainingGroup::copy_leader_weights(const std::vector<torch::Tensor>& parameters) {
   torch::NoGradGuard no_grad;
-  guarded([&] {
-    for (const torch::Tensor& parameter : parameters) {
-      std::vector<torch::Tensor> tensors{parameter.detach()};
-      connection_->group->broadcast(tensors)->wait();
-    }
-  });
+  // One message for all of them.
+  std::vector<torch::Tensor> views;
+  for (const torch::Tensor& parameter : parameters) views.push_back(parameter.detach().reshape(-1));
+  std::vector<torch::Tensor> flat{torch::cat(views)};
+  guarded([&] { connection_->group->broadcast(flat)->wait(); });
+  int64_t offset = 0;
+  for (const torch::Tensor& parameter : parameters) {
+    parameter.detach().copy_(flat[0].narrow(0, offset, parameter.numel()).view_as(parameter));
+    offset += parameter.numel();
+  }
 }
 
-std::string TrainingGroup::leader_bytes(const std::string& bytes) {
-  static int calls = 0;
-  const nlohmann::json size_json =
-      leader_value(error_message("bytes/", calls++), static_cast<int64_t>(bytes.size()));
+std::string TrainingGroup::leader_bytes(const std::string& name, const std::string& bytes) {
+  const nlohmann::json size_json = leader_value(name, static_cast<uint64_t>(bytes.size()));
+  if (!size_json.is_number_unsigned())
+    ATTNSCOPE_THROW_RUNTIME_ERROR("rank ", rank(), ": rank 0 sent ", size_json.dump(),
+                                  " as the size of '", name, "'");
   const auto length = size_json.get<int64_t>();
   torch::Tensor data = torch::empty({length}, torch::kByte);
   if (leader()) std::copy(bytes.begin(), bytes.end(), data.data_ptr<uint8_t>());
@@ -451,11 +539,21 @@ nlohmann::json TrainingGroup::leader_value(const std::string& name, const nlohma
   }
   wait_for_key(stored, 0, "rank 0 (" + name + ")");
   const std::string text = guarded([&] { return from_bytes(connection_->store->get(stored)); });
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
+  guarded([&] { connection_->store->add(stored + "/read", 1); });
+  const nlohmann::json sent = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (sent.is_discarded())
     ATTNSCOPE_THROW_RUNTIME_ERROR("rank ", rank(), ": rank 0 sent an unreadable '", name, "'");
-  }
+  if (sent.is_object() && sent.contains("failed") && sent["failed"].is_string())
+    throw std::runtime_error(sent["failed"].get<std::string>());
+  return sent;
+}
+
+void TrainingGroup::leader_failed(const std::string& name, const std::string& message) {
+  const std::string stored = key("leader/" + name);
+  guarded([&] {
+    connection_->store->set(stored, to_bytes(nlohmann::json{{"failed", message}}.dump()));
+  });
+  wait_for_readers(stored + "/read", size() - 1);
 }
 
 void TrainingGroup::finish() {
