@@ -577,8 +577,8 @@ class Trainer {
     int64_t tokens = 0, sentences = 0;
     for (int i = 0; i < batches; ++i) {
       const Batch batch = make_batch(train_pairs_, buckets[order[static_cast<size_t>(i)]]);
-      bool stop = false;
-      const double loss = train_batch(batch, epoch, i + 1, &stop);
+      bool group_stop = false;
+      const double loss = train_batch(batch, epoch, i + 1, &group_stop);
       loss_sum += loss * static_cast<double>(batch.target_tokens);
       tokens += batch.target_tokens;
       sentences += batch.source.size(0);
@@ -593,6 +593,13 @@ class Trainer {
                             sentences / elapsed, elapsed / (i + 1) * (batches - i - 1),
                             total_batches_});
       }
+      // Asked after the batch, as the observer saw it. A group learns of it with the next batch's
+      // gradients, so that every rank stops after the same one.
+      bool stop = stop_requested();
+      if (group_) {
+        stop_asked_ = stop;
+        stop = group_stop;
+      }
       if (stop) {
         stopped_by_request_ = true;
         break;
@@ -606,14 +613,13 @@ class Trainer {
     return options_.max_batches > 0 ? std::min(options_.max_batches, all) : all;
   }
 
-  // Sets *stop when a stop was requested (in a group: on any rank), after this batch.
-  double train_batch(const Batch& batch, int epoch, int index, bool* stop) {
+  // In a group, sets *group_stop when some rank was asked to stop after the previous batch.
+  double train_batch(const Batch& batch, int epoch, int index, bool* group_stop) {
     // One worker per torch thread (see data_parallel.h); in a group, this rank's part.
     double value =
         compute_gradients(model_, batch, options_.label_smoothing, torch::get_num_threads(),
                           batch_worker_seed(options_.seed, epoch, index), batch_part_);
-    *stop = stop_requested();
-    if (group_) value = group_->sum_gradients(model_->parameters(), value, *stop, stop);
+    if (group_) value = group_->sum_gradients(model_->parameters(), value, stop_asked_, group_stop);
     if (!std::isfinite(value))
       ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the loss is ", loss_text(value),
                                     " at epoch ", epoch, ", batch ", index, "; ", kept_model());
@@ -714,6 +720,7 @@ class Trainer {
   std::ofstream snapshots_file_;
   std::unique_ptr<TrainingGroup> group_;  // several processes; null when training alone
   BatchPart batch_part_;                  // this process's shares of every batch in a group
+  bool stop_asked_ = false;               // in a group: to be sent with the next batch
   int64_t total_batches_ = 0;  // batches trained in the whole run (estimated after a resume)
   bool stopped_by_request_ = false;
 };
