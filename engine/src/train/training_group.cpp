@@ -151,7 +151,7 @@ class TrainingGroup::Heartbeat {
         state_->store_lost ? 2.0 * seconds(kBeatInterval) + seconds(kPollInterval) : min_seconds;
     int found = -1;
     double longest = threshold;
-    for (size_t r = on_master ? 1 : 1; r < state_->last_seen.size(); ++r) {
+    for (size_t r = 1; r < state_->last_seen.size(); ++r) {
       const double silent = seconds(until - state_->last_seen[r]);
       if (static_cast<int>(r) != state_->rank && silent >= longest) {
         found = static_cast<int>(r);
