@@ -313,8 +313,7 @@ class Trainer {
     std::string bytes{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
     if (!file && !file.eof())
       ATTNSCOPE_THROW_RUNTIME_ERROR("cannot read the training state '", state_path, "'");
-    int64_t parameters = 0;
-    for (const auto& parameter : model_->parameters()) parameters += parameter.numel();
+    const int64_t parameters = model_->parameter_count();
     char megabytes[32];
     std::snprintf(megabytes, sizeof megabytes, "%.1f", 4e-6 * static_cast<double>(parameters));
     note(error_message("training on ", group_->size(), " processes: every batch sums ", parameters,
