@@ -21,18 +21,8 @@ std::string write_bytes(const std::string& bytes, const std::string& name = "bad
   return path;
 }
 
-// The load error message, or "" when the file loads.
-std::string load_error(const std::string& path) {
-  try {
-    Translator translator(path);
-    return "";
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-}
-
 void expect_error(const std::string& path, const std::string& problem) {
-  const std::string message = load_error(path);
+  const std::string message = testing::model_load_error(path);
   EXPECT_NE(message.find("'" + path + "'"), std::string::npos) << message;
   EXPECT_NE(message.find(problem), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
@@ -168,7 +158,7 @@ TEST(BadCheckpoint, NoReadPermission) {
   // Root reads any file: the same load runs in a child process that gives up root first, and
   // its exit code says whether the message was right.
   const int result = testing::check_without_root([&] {
-    const std::string message = load_error(path);
+    const std::string message = testing::model_load_error(path);
     return message.find("'" + path + "'") != std::string::npos &&
            message.find("cannot be read") != std::string::npos &&
            message.find('\n') == std::string::npos;

@@ -271,7 +271,8 @@ TEST(HostileCorpus, ParallelFilesMustAlignAndHoldSomething) {
 // ---------------------------------------------------------------------------------------------
 // Model files
 
-std::string load_error(const std::string& path) {
+// The error, which must be one line naming the file.
+std::string one_line_load_error(const std::string& path) {
   return expect_error<std::runtime_error>([&] { Translator translator(path); }, path);
 }
 
@@ -323,7 +324,7 @@ TEST(HostileModelFile, CraftedHeadersWithValidChecksumsAreRejected) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     const std::string path = write_bytes(with_header(model, c.edit), "crafted.attnmodel");
-    EXPECT_CONTAINS(load_error(path), c.error);
+    EXPECT_CONTAINS(one_line_load_error(path), c.error);
   }
   // Not JSON at all, with a matching checksum.
   std::string bytes = read_bytes(model);
@@ -334,7 +335,7 @@ TEST(HostileModelFile, CraftedHeadersWithValidChecksumsAreRejected) {
       static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(junk.data()), junk.size()));
   bytes.replace(32, header_bytes, junk);
   std::memcpy(bytes.data() + 28, &crc, 4);
-  EXPECT_CONTAINS(load_error(write_bytes(bytes, "junk.attnmodel")), "not valid JSON");
+  EXPECT_CONTAINS(one_line_load_error(write_bytes(bytes, "junk.attnmodel")), "not valid JSON");
 }
 
 TEST(HostileModelFile, EveryTruncationAndBitFlipGivesOneLine) {
@@ -346,7 +347,7 @@ TEST(HostileModelFile, EveryTruncationAndBitFlipGivesOneLine) {
   for (size_t n : cuts) {
     SCOPED_TRACE("truncated to " + std::to_string(n));
     const std::string path = write_bytes(whole.substr(0, n), "cut.attnmodel");
-    const std::string message = load_error(path);
+    const std::string message = one_line_load_error(path);
     EXPECT_TRUE(message.find("truncated") != std::string::npos ||
                 message.find("corrupted") != std::string::npos)
         << message;
@@ -358,7 +359,7 @@ TEST(HostileModelFile, EveryTruncationAndBitFlipGivesOneLine) {
     SCOPED_TRACE("bit flip at " + std::to_string(at));
     std::string flipped = whole;
     flipped[at] = static_cast<char>(flipped[at] ^ 0x04);
-    load_error(write_bytes(flipped, "flipped.attnmodel"));
+    one_line_load_error(write_bytes(flipped, "flipped.attnmodel"));
   }
 }
 
@@ -366,14 +367,15 @@ TEST(HostileModelFile, SpecialFilesNeverHang) {
   const std::string folder = testing::temporary_folder();
   const std::string fifo = folder + "/fifo.attnmodel";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
-  EXPECT_CONTAINS(load_error(fifo), "not a regular file");  // opening it would wait forever
-  EXPECT_CONTAINS(load_error("/dev/zero"), "not a regular file");
+  EXPECT_CONTAINS(one_line_load_error(fifo),
+                  "not a regular file");  // opening it would wait forever
+  EXPECT_CONTAINS(one_line_load_error("/dev/zero"), "not a regular file");
   const std::string loop = folder + "/loop.attnmodel";
   fs::create_symlink(loop, loop);
-  EXPECT_CONTAINS(load_error(loop), "cannot be read");
+  EXPECT_CONTAINS(one_line_load_error(loop), "cannot be read");
   const std::string png =
       write_bytes(std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16), "model.attnmodel");
-  EXPECT_CONTAINS(load_error(png), "not an attnscope model file");
+  EXPECT_CONTAINS(one_line_load_error(png), "not an attnscope model file");
 }
 
 // Simulates a full disk: writes past `bytes` fail with EFBIG instead of killing the process.

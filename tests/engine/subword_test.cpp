@@ -376,15 +376,6 @@ TEST_F(SubwordDecoding, StepwiseEqualsGreedyAndForcingTakesAPiece) {
 // ---------------------------------------------------------------------------------------------
 // Model files
 
-std::string load_error(const std::string& path) {
-  try {
-    Translator translator(path);
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 std::string write_bytes(const std::string& bytes) {
   const std::string path = testing::temporary_folder() + "/crafted.attnmodel";
   std::ofstream(path, std::ios::binary) << bytes;
@@ -447,7 +438,7 @@ TEST(SubwordModelFile, ACorruptOrMissingEmbeddedModelGivesOneLineNamingTheFile) 
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     const std::string path = write_bytes(testing::with_header(model, c.edit, c.edit_data));
-    const std::string message = load_error(path);
+    const std::string message = testing::model_load_error(path);
     EXPECT_CONTAINS(message, "model file '" + path + "' ");
     EXPECT_CONTAINS(message, c.error);
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
@@ -475,7 +466,7 @@ TEST(SubwordModelFile, WordModelsStayVersionOneAndOldFilesLoad) {
 TEST(SubwordModelFile, AFutureVersionNamesTheVersionsItReads) {
   std::string bytes = testing::read_bytes(testing::subword_model());
   bytes[16] = 3;
-  const std::string message = load_error(write_bytes(bytes));
+  const std::string message = testing::model_load_error(write_bytes(bytes));
   EXPECT_CONTAINS(message, "has format version 3; this attnscope reads version 2");
 }
 

@@ -1,6 +1,7 @@
 #include "engine/test_models.h"
 
 #include <attnscope/trainer.h>
+#include <attnscope/translator.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -44,6 +45,15 @@ TrainOptions corpus_training(const std::string& train, const std::string& valid,
 }
 
 }  // namespace
+
+std::string model_load_error(const std::string& path) {
+  try {
+    Translator translator(path);
+    return "";
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+}
 
 std::string temporary_folder() {
   static const bool cleanup_registered = [] {

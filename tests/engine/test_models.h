@@ -65,6 +65,9 @@ std::string temporary_folder();
 /// Trains (once per process, cached) a small model on the copy task and returns its path.
 std::string copy_model(const std::string& score = "additive");
 
+/// The error of opening the model file `path` in a Translator, or "" when it opens.
+std::string model_load_error(const std::string& path);
+
 /// An untrained model (random weights, vocabularies "a".."j") saved to a fresh file.
 std::string random_model_file(const std::string& score = "additive");
 

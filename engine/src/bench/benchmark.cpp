@@ -23,7 +23,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
+double elapsed_seconds(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
@@ -89,7 +89,7 @@ double measure_gemm_gflops(int repeats) {
   for (int i = 0; i < std::max(1, repeats); ++i) {
     const auto start = Clock::now();
     torch::mm_out(c, a, b);
-    best = std::min(best, seconds_since(start));
+    best = std::min(best, elapsed_seconds(start));
   }
   return 2.0 * n * n * n / best / 1e9;
 }
@@ -169,7 +169,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
       }
     }
   }
-  const double train_seconds = seconds_since(start);
+  const double train_seconds = elapsed_seconds(start);
   result.train_sentences_per_second = static_cast<double>(sentences) / train_seconds;
   result.train_target_tokens_per_second = static_cast<double>(tokens) / train_seconds;
   result.mean_source_length = source_sum / static_cast<double>(sentences);
@@ -209,7 +209,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
         previous = out.logits.argmax(1);
       }
     }
-    const double decode_seconds = seconds_since(start);
+    const double decode_seconds = elapsed_seconds(start);
     const auto count = static_cast<double>(decode_pairs.size());
     result.decode_ms_per_sentence = decode_seconds * 1000.0 / count;
     result.decode_ms_per_token = result.decode_ms_per_sentence / options.decode_steps;

@@ -9,7 +9,6 @@ namespace {
 constexpr size_t kScriptedMaxSourceTokens = 1000;
 // Longer words are not split into pieces: the greedy split is quadratic in the word's length.
 constexpr size_t kLongestSplitWord = 100;
-const std::string kWordStart = "\u2581";  // SentencePiece's marker
 
 size_t previous_character(const std::string& text, size_t end) {
   do --end;

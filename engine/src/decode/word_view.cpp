@@ -1,9 +1,9 @@
 #include "attnscope/word_view.h"
 
+#include "io/subword_model.h"
+
 namespace attnscope {
 namespace {
-
-const std::string kWordStart = "\u2581";
 
 bool stands_alone(const std::string& token, const std::string& end_token) {
   return token == end_token || (token.size() > 2 && token.front() == '<' && token.back() == '>');

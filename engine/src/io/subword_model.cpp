@@ -86,7 +86,6 @@ void assign(void* context, const char* bytes, size_t size) noexcept {
   static_cast<std::string*>(context)->assign(bytes, size);
 }
 
-const std::string kWordStart = "\u2581";
 // SentencePiece takes far more than linear time in a word's length (a 1 MB word: 25 s). No word
 // comes near this length; a longer token is kept whole, one piece unknown to the model.
 constexpr size_t kLongestSplitToken = 1000;

@@ -11,6 +11,9 @@
 
 namespace attnscope {
 
+/// SentencePiece's mark at the start of a word's first piece (U+2581, "▁").
+inline const std::string kWordStart = "\u2581";
+
 class SubwordModel {
  public:
   SubwordModel() = default;  ///< No model: empty().

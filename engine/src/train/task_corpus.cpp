@@ -1,11 +1,10 @@
 #include "train/task_corpus.h"
 
 #include "attnscope/text.h"
+#include "io/subword_model.h"
 
 namespace attnscope {
 namespace {
-
-const std::string kWordStart = "\u2581";
 
 // Bytes of the UTF-8 character that starts with `lead` (1 for a stray continuation byte, which
 // generated text never holds).
