@@ -19,7 +19,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libicu-dev zlib1g-dev libsentencepiece-dev
   libgloo-dev  # the headers c10d's ProcessGroupGloo includes (training on several processes)
   googletest libgtest-dev
-  ccache  # the headless build reuses the default build's object files (configure below)
+  ccache  # a build again after an edit, and object files the build folders share (configure below)
 )
 # The desktop app and its tests: not needed for a build without the UI.
 if [ "$mode" != headless ]; then
@@ -52,8 +52,9 @@ install_packages() {
 
 # Configures build folder $1 (further cmake arguments after it) with ccache in front of the
 # compiler. The folders sit side by side in the project, so with paths taken relative to it, an
-# object file compiled for one folder with the same flags is found again for another. The
-# precompiled Torch header needs the sloppiness: ccache otherwise refuses files that use one.
+# object file compiled for one folder with the same flags is found again for another; not one
+# that uses the precompiled Torch header, which records its folder. That header needs the
+# sloppiness: ccache otherwise refuses files that use one.
 export CCACHE_BASEDIR="$PWD"
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 configure() {
@@ -91,7 +92,7 @@ case "$mode" in
     ;;
   headless)
     # Also without the AVX2/F16C kernel: decoding takes the path a CPU without it takes.
-    # Every object file but the kernel's and the CLI's is the default build's, found in ccache.
+    # The engine is compiled again (its precompiled header is this folder's), in unity batches.
     configure build-headless -DCMAKE_BUILD_TYPE=Release -DATTNSCOPE_BUILD_UI=OFF \
               -DATTNSCOPE_PORTABLE_KERNELS=ON
     cmake --build build-headless --target attnscope-cli cli_tests
