@@ -100,7 +100,7 @@ case "$mode" in
     cmake --build build-headless --target attnscope-cli cli_tests
     # Not the training tests: training code is the same in both builds (the options change the
     # decoding kernel and export), and the test stage ran them.
-    ctest --test-dir build-headless --output-on-failure -j1 -R '^Cli' \
+    ctest --test-dir build-headless --output-on-failure -j2 -R '^Cli' \
           -E '^Cli(Train|TrainingTask|Distributed)[.]'
     ;;
   test)
