@@ -367,8 +367,8 @@ TEST(HostileModelFile, SpecialFilesNeverHang) {
   const std::string folder = testing::temporary_folder();
   const std::string fifo = folder + "/fifo.attnmodel";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
-  EXPECT_CONTAINS(one_line_load_error(fifo),
-                  "not a regular file");  // opening it would wait forever
+  // Opening a FIFO would wait forever.
+  EXPECT_CONTAINS(one_line_load_error(fifo), "not a regular file");
   EXPECT_CONTAINS(one_line_load_error("/dev/zero"), "not a regular file");
   const std::string loop = folder + "/loop.attnmodel";
   fs::create_symlink(loop, loop);
