@@ -49,6 +49,7 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
   AttentionMatrix m;
   m.title = title;
   m.noAttention = !translation.has_attention;
+  m.unknownToken = QString::fromStdString(translation.unknown_token);
   const std::vector<std::vector<float>> rows = translation.attention_for(view.choice);
   if (!view.words || translation.subword_marker.empty()) {
     for (const auto& token : translation.source.tokens)
@@ -109,11 +110,20 @@ AttentionMatrix AttentionMatrix::fromSnapshot(const TrainingSnapshot& snapshot, 
 }
 
 AttentionMatrix AttentionMatrix::difference(const AttentionMatrix& a, const AttentionMatrix& b) {
-  if (a.sourceTokens != b.sourceTokens || a.targetTokens != b.targetTokens)
+  auto isUnknown = [](const AttentionMatrix& m, const QString& token) {
+    return !m.unknownToken.isEmpty() && token == m.unknownToken;
+  };
+  bool sameRows = a.targetTokens.size() == b.targetTokens.size();
+  for (int r = 0; sameRows && r < a.targetTokens.size(); ++r)
+    sameRows = a.targetTokens[r] == b.targetTokens[r] || isUnknown(a, a.targetTokens[r]) ||
+               isUnknown(b, b.targetTokens[r]);
+  if (a.sourceTokens != b.sourceTokens || !sameRows)
     throw std::invalid_argument("a difference needs two heatmaps with the same tokens");
   if (a.noAttention || b.noAttention || a.rows() != b.rows())
     throw std::invalid_argument("a difference needs the attention of both heatmaps");
   AttentionMatrix d = a;
+  for (int r = 0; r < d.targetTokens.size(); ++r)
+    if (isUnknown(a, a.targetTokens[r])) d.targetTokens[r] = b.targetTokens[r];
   d.title = a.title + QString::fromUtf8(" − ") + b.title;
   d.copiedFrom.clear();  // a's copies say nothing about the difference of two attentions
   d.copyNotes.clear();

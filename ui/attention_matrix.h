@@ -34,6 +34,8 @@ struct AttentionMatrix {
   QStringList copyNotes;
   // The model has no attention (the `none` baseline): tokens, no weights; views say so.
   bool noAttention = false;
+  // The model's unknown-word token ("<unk>"); empty for a matrix not made by a model.
+  QString unknownToken;
 
   int rows() const { return static_cast<int>(weights.size()); }
   int columns() const { return static_cast<int>(sourceTokens.size()); }
@@ -66,7 +68,9 @@ struct AttentionMatrix {
   /// task; a word-start marker "▁" is shown as "␣" before every word but the first), titled
   /// `title`, or when that is empty with its batch and loss ("batch 120 · loss 1.234").
   static AttentionMatrix fromSnapshot(const TrainingSnapshot& snapshot, QString title = {});
-  /// a − b cell by cell; both must share their axes and have attention.
+  /// a − b cell by cell; both must share their axes and have attention. A row one model shows as
+  /// its unknown token matches any word of the other (a word model's "<unk>" where a subword
+  /// model spells the word) and is labelled with that word.
   static AttentionMatrix difference(const AttentionMatrix& a, const AttentionMatrix& b);
 };
 

@@ -3,13 +3,17 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "colormaps.h"
 #include "heatmap_plot.h"
 
 namespace attnscope::ui {
 namespace {
-constexpr int kGridColumns = 3;
+// Columns of the grid for `count` plots: one row up to three, then two rows up to eight (seven
+// models: 4 + 3, so each heatmap keeps the height to label its rows), then four columns.
+int gridColumns(int count) { return count <= 3 ? count : count <= 8 ? (count + 1) / 2 : 4; }
+
 using Kind = CompareTarget::Kind;
 }  // namespace
 
@@ -82,13 +86,14 @@ void CompareView::setModels(const QStringList& keys) {
     box->addItems(keys);
   }
   if (keys.size() > 1) differenceB_->setCurrentIndex(1);
+  const int columns = std::max(1, gridColumns(static_cast<int>(keys.size())));
   for (int i = 0; i < keys.size(); ++i) {
     auto* plot = new HeatmapPlot(this);
     plot->setGradient(colormap(colormap_));
     AttentionMatrix titled;  // empty until the first result, but already named
     titled.title = keys[i];
     plot->setMatrix(titled);
-    grid_->addWidget(plot, i / kGridColumns, i % kGridColumns);
+    grid_->addWidget(plot, i / columns, i % columns);
     connect(plot, &HeatmapPlot::cellHovered, this, &CompareView::hoverAll);
     plots_ << plot;
   }

@@ -35,6 +35,7 @@ class CompareView : public QWidget {
   CompareTarget::Kind mode() const;
   void setMode(CompareTarget::Kind kind);
   QCheckBox* differenceBox() const { return showDifference_; }
+  QLineEdit* referenceEdit() const { return reference_; }
 
  Q_SIGNALS:
   /// The user changed what to compare; the window asks the worker again.

@@ -176,7 +176,11 @@ void EngineWorker::compare(quint64 generation, const QStringList& keys, const QS
       const Translation t = target.kind == CompareTarget::Kind::OwnTranslations
                                 ? model.translate(source, decoding)
                                 : model.force_decode(source, common, UnknownWords::kKeep);
-      result.matrices << AttentionMatrix::fromTranslation(t, keys[i]);
+      // Words for a subword model, as the main view's default: the grid's word models show
+      // words, and on a common target every plot then has the same rows.
+      AttentionView words;
+      words.words = true;
+      result.matrices << AttentionMatrix::fromTranslation(t, keys[i], words);
       result.translations << QString::fromStdString(t.text());
       Q_EMIT compareProgress(generation, i + 1, keys.size());
     }

@@ -127,9 +127,11 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   map_->setVisible(rows > 0);
   if (!fixedRange_) map_->setDataRange(QCPRange(0.0, highest > 0 ? highest : 1.0));
   // The baseline without attention has its tokens but nothing to draw between them.
-  placeholder_->setText(matrix.noAttention ? tr("No attention: this model reads one fixed context\n"
-                                                "(the encoder's final states) at every step")
-                                           : emptyText_);
+  // Short lines: the text must fit a heatmap of a four-column compare grid.
+  placeholder_->setText(matrix.noAttention
+                            ? tr("No attention:\nthis model reads one fixed\n"
+                                 "context (the encoder's final\nstates) at every step")
+                            : emptyText_);
   placeholder_->setVisible(columns == 0 || matrix.noAttention);
   rebuildTicks();
   rebuildValueLabels();

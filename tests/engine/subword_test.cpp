@@ -452,7 +452,7 @@ TEST(SubwordModelFile, WordModelsStayVersionOneAndOldFilesLoad) {
   EXPECT_TRUE(translator.info().subwords.empty());
   EXPECT_TRUE(translator.info().subword_marker.empty());
   EXPECT_FALSE(translator.translate("a b c").tokens.empty());
-  // The shipped models (version 1, from before subword models existed), when this tree has them.
+  // A shipped word model (version 1, from before subword models existed), when this tree has it.
   const std::string shipped = find_shipped_model("additive");
   if (shipped.empty()) GTEST_SKIP() << "no shipped models in this tree";
   EXPECT_EQ(file_version(shipped), 1u);
@@ -460,6 +460,20 @@ TEST(SubwordModelFile, WordModelsStayVersionOneAndOldFilesLoad) {
   EXPECT_TRUE(additive.info().subwords.empty());
   const Translation t = additive.translate("A dog runs on the beach.");
   EXPECT_EQ(t.tokens.back(), "</s>");
+  testing::expect_attention_contract(t);
+}
+
+TEST(SubwordModelFile, TheShippedDotModelReadsAndWritesPieces) {
+  // `dot` ships as a subword model (it beat its word model; README, Subword models).
+  const std::string shipped = find_shipped_model("dot");
+  if (shipped.empty()) GTEST_SKIP() << "no shipped models in this tree";
+  EXPECT_EQ(file_version(shipped), 2u);
+  const Translator dot(shipped);
+  EXPECT_FALSE(dot.info().subwords.empty());
+  const Translation t = dot.translate("Two dogs play with a frisbee in Grzegorz's garden.");
+  EXPECT_EQ(t.tokens.back(), "</s>");
+  EXPECT_EQ(std::count(t.tokens.begin(), t.tokens.end(), t.unknown_token), 0);
+  EXPECT_GT(t.source.tokens.size(), 13u);  // 12 words and </s>: the name is spelled in pieces
   testing::expect_attention_contract(t);
 }
 

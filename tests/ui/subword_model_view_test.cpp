@@ -1,6 +1,7 @@
 // QtTest (offscreen) of the window on one of attnscope's own subword models (SentencePiece
 // pieces, trained by the test): the heatmap shows words by default and pieces on request, the
-// step panel offers pieces and forcing one works, and the model info says what the model reads.
+// step panel offers pieces and forcing one works, the model info says what the model reads, and
+// the compare grid shows it in words beside a word model.
 #include <attnscope/text.h>
 #include <attnscope/translator.h>
 
@@ -12,6 +13,7 @@
 
 #include "attention_view_controls.h"
 #include "candidates_view.h"
+#include "compare_view.h"
 #include "decoding_controller.h"
 #include "engine/test_models.h"
 #include "heatmap_plot.h"
@@ -32,6 +34,7 @@ class SubwordModelViewTest : public QObject {
   void theHeatmapShowsWordsThenPieces();
   void theStepPanelForcesAPiece();
   void modelInfoSaysItIsASubwordModel();
+  void compareGridShowsWordsAndADifferenceWithAWordModel();
 
  private:
   void typeAndTranslate(const QString& sentence);
@@ -43,11 +46,23 @@ class SubwordModelViewTest : public QObject {
 
 const QString kSentence = QStringLiteral("Kalomi nerutavi so.");
 
+// Merging a word's pieces keeps each row a distribution over the source.
+bool rowsSumToOne(const AttentionMatrix& m) {
+  for (const auto& row : m.weights) {
+    double sum = 0;
+    for (double w : row) sum += w;
+    if (qAbs(sum - 1.0) >= 1e-5) return false;
+  }
+  return true;
+}
+
 void SubwordModelViewTest::initTestCase() {
   QVERIFY(models_.isValid());
   path_ = attnscope::testing::subword_model();
   const QString words = QString::fromStdString(attnscope::testing::random_model_file("additive"));
   QVERIFY(QFile::copy(words, models_.filePath("additive.attnmodel")));
+  // Listed as a shipped model too, so the compare grid holds a word and a subword model.
+  QVERIFY(QFile::copy(QString::fromStdString(path_), models_.filePath("dot.attnmodel")));
   qputenv("ATTNSCOPE_MODEL_DIR", models_.path().toUtf8());
   QStandardPaths::setTestModeEnabled(true);
 }
@@ -83,11 +98,7 @@ void SubwordModelViewTest::theHeatmapShowsWordsThenPieces() {
   const AttentionMatrix words = window_->heatmap()->matrix();
   QCOMPARE(words.title, QString("words"));
   QCOMPARE(words.sourceTokens, QStringList({"kalomi", "nerutavi", "so", ".", "</s>"}));
-  for (const auto& row : words.weights) {
-    double sum = 0;
-    for (double w : row) sum += w;
-    QVERIFY(qAbs(sum - 1.0) < 1e-5);
-  }
+  QVERIFY(rowsSumToOne(words));
   QStringList expectedWords;
   for (const auto& w : expected.words()) expectedWords << QString::fromStdString(w);
   if (expected.tokens.back() == "</s>") expectedWords << "</s>";  // finished within its limit
@@ -130,6 +141,44 @@ void SubwordModelViewTest::modelInfoSaysItIsASubwordModel() {
   const QString info = modelInfoText(*window_);
   QVERIFY2(info.contains("vocabularies 100 / 100 SentencePiece pieces (a subword model)"),
            qPrintable(info));
+}
+
+void SubwordModelViewTest::compareGridShowsWordsAndADifferenceWithAWordModel() {
+  typeAndTranslate(kSentence);
+  QSignalSpy compared(window_.get(), &MainWindow::compareUpdated);
+  window_->showCompare(true);
+  QVERIFY(compared.wait(10000));
+  CompareView* view = window_->compareView();
+  // The score functions in order: `dot` first (here the subword model), then word models (the
+  // test's additive, and the shipped ones when the tree has them).
+  QVERIFY(view->plots().size() >= 2);
+  const AttentionMatrix subwords = view->plots()[0]->matrix();
+  QCOMPARE(subwords.title, QString("dot"));
+  QCOMPARE(subwords.sourceTokens, QStringList({"kalomi", "nerutavi", "so", ".", "</s>"}));
+  QVERIFY(rowsSumToOne(subwords));
+  for (const QString& word : subwords.targetTokens)
+    QVERIFY2(!word.contains(QString::fromUtf8("▁")), qPrintable(word));  // words, not pieces
+
+  // Both forced onto a reference of words the word model does not know: the same rows, the
+  // word model's "<unk>" where the subword model spells a word, and the difference (first −
+  // second plot, the default) drawn with the spelled words.
+  view->setMode(CompareTarget::Kind::Reference);
+  view->referenceEdit()->setText(QStringLiteral("Nerutavi kalomi so."));
+  QTest::keyClick(view->referenceEdit(), Qt::Key_Return);
+  QVERIFY(compared.wait(10000));
+  const AttentionMatrix a = view->plots()[0]->matrix(), b = view->plots()[1]->matrix();
+  QCOMPARE(a.sourceTokens, b.sourceTokens);
+  QCOMPARE(a.rows(), b.rows());
+  QCOMPARE(a.targetTokens, QStringList({"nerutavi", "kalomi", "so", ".", "</s>"}));
+  QVERIFY(b.targetTokens.contains("<unk>"));
+  view->differenceBox()->setChecked(true);
+  QVERIFY(view->differencePlot()->isVisible());
+  const AttentionMatrix d = view->differencePlot()->matrix();
+  QCOMPARE(d.rows(), a.rows());
+  QCOMPARE(d.targetTokens, a.targetTokens);
+  for (int r = 0; r < d.rows(); ++r)
+    for (int c = 0; c < d.columns(); ++c)
+      QCOMPARE(d.weights[r][c], a.weights[r][c] - b.weights[r][c]);
 }
 
 QTEST_MAIN(SubwordModelViewTest)
