@@ -3,7 +3,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
-#include <algorithm>
 
 #include "colormaps.h"
 #include "heatmap_plot.h"
@@ -86,7 +85,7 @@ void CompareView::setModels(const QStringList& keys) {
     box->addItems(keys);
   }
   if (keys.size() > 1) differenceB_->setCurrentIndex(1);
-  const int columns = std::max(1, gridColumns(static_cast<int>(keys.size())));
+  const int columns = gridColumns(static_cast<int>(keys.size()));  // used only when there are keys
   for (int i = 0; i < keys.size(); ++i) {
     auto* plot = new HeatmapPlot(this);
     plot->setGradient(colormap(colormap_));
