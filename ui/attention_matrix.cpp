@@ -51,6 +51,8 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
   m.noAttention = !translation.has_attention;
   m.unknownToken = QString::fromStdString(translation.unknown_token);
   const std::vector<std::vector<float>> rows = translation.attention_for(view.choice);
+  if (!translation.subword_marker.empty())
+    m.view = view.words ? QStringLiteral("words") : QStringLiteral("pieces");
   if (!view.words || translation.subword_marker.empty()) {
     for (const auto& token : translation.source.tokens)
       m.sourceTokens << QString::fromStdString(token);
@@ -81,6 +83,7 @@ AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
 AttentionMatrix AttentionMatrix::fromAttentionFile(const AttentionFile& file) {
   AttentionMatrix m;
   m.title = QString::fromStdString(file.title);
+  m.view = QString::fromStdString(file.view);
   if (file.has_possible_links()) {
     const QString legend = QObject::tr("sure links 1, possible links %1").arg(kPossibleLinkWeight);
     m.title = m.title.isEmpty() ? legend : m.title + QStringLiteral(" · ") + legend;

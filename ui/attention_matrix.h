@@ -36,6 +36,9 @@ struct AttentionMatrix {
   bool noAttention = false;
   // The model's unknown-word token ("<unk>"); empty for a matrix not made by a model.
   QString unknownToken;
+  // A subword model's view, named in every export: "words" (a word's pieces merged) or
+  // "pieces"; empty for a model with one view (a word model) or a file that does not say.
+  QString view;
 
   int rows() const { return static_cast<int>(weights.size()); }
   int columns() const { return static_cast<int>(sourceTokens.size()); }

@@ -40,11 +40,11 @@ void CandidatesView::setCandidates(const std::vector<Candidate>& candidates,
   clear();
   for (const Candidate& c : candidates) {
     const QString token = QString::fromStdString(c.token);
-    auto* item = new QListWidgetItem(
-        QStringLiteral("%1  %2  %3%")
-            .arg(token == chosen ? QStringLiteral("✔") : QStringLiteral("  "), token)
-            .arg(100.0 * c.probability, 0, 'f', 1),
-        this);
+    auto* item =
+        new QListWidgetItem(QStringLiteral("%1  %2  %3%")
+                                .arg(token == chosen ? QStringLiteral("✔") : QStringLiteral("  "),
+                                     token, QString::number(100.0 * c.probability, 'f', 1)),
+                            this);
     item->setData(Qt::UserRole, token);
     item->setData(kProbabilityRole, static_cast<double>(c.probability));
   }

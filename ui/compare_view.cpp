@@ -30,6 +30,13 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   reference_ = new QLineEdit(this);
   reference_->setPlaceholderText(tr("German reference translation, then Enter"));
   commonModel_ = new QComboBox(this);
+  // Shown once a subword model is in the grid: a word model has one view.
+  words_ = new QCheckBox(tr("Words"), this);
+  words_->setChecked(true);
+  words_->setVisible(false);
+  words_->setToolTip(
+      tr("Subword models: a word's pieces merged (rows still sum to 1); untick for the pieces "
+         "the model reads and emits"));
   showDifference_ = new QCheckBox(tr("Difference"), this);
   differenceA_ = new QComboBox(this);
   differenceB_ = new QComboBox(this);
@@ -40,6 +47,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(commonModel_);
   controls->addWidget(reference_, 1);
   controls->addStretch();
+  controls->addWidget(words_);
   controls->addWidget(showDifference_);
   controls->addWidget(differenceA_);
   controls->addWidget(new QLabel(QStringLiteral("−"), this));
@@ -69,6 +77,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     if (mode() == Kind::ModelOutput) Q_EMIT compareRequested();
   });
   connect(reference_, &QLineEdit::returnPressed, this, &CompareView::compareRequested);
+  connect(words_, &QCheckBox::toggled, this, &CompareView::compareRequested);
   for (QComboBox* box : {differenceA_, differenceB_})
     connect(box, &QComboBox::currentIndexChanged, this, &CompareView::updateDifference);
   connect(showDifference_, &QCheckBox::toggled, this, &CompareView::updateDifference);
@@ -79,6 +88,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 void CompareView::setModels(const QStringList& keys) {
   for (HeatmapPlot* plot : plots_) plot->deleteLater();
   plots_.clear();
+  models_ = keys;
   for (QComboBox* box : {commonModel_, differenceA_, differenceB_}) {
     const QSignalBlocker block(box);
     box->clear();
@@ -119,16 +129,20 @@ CompareTarget CompareView::target() const {
 
 void CompareView::setResult(const CompareResult& result) {
   result_ = result;
+  bool subwords = false;
   for (int i = 0; i < plots_.size() && i < result.matrices.size(); ++i) {
     AttentionMatrix m = result.matrices[i];
-    m.title = result.keys[i];
+    // A subword model's title says its view, as the main view's does: "dot · words".
+    m.title = m.view.isEmpty() ? result.keys[i] : result.keys[i] + QStringLiteral(" · ") + m.view;
+    subwords = subwords || !m.view.isEmpty();
     plots_[i]->setMatrix(m);
     plots_[i]->setToolTip(result.translations.value(i));
   }
+  words_->setVisible(subwords);
   HeatmapPlot::shareDataRange(plots_);
-  status_->setText(mode() == Kind::OwnTranslations
-                       ? tr("Each heatmap shows its model's own greedy translation.")
-                       : tr("All models forced to produce: %1").arg(result.translations.value(0)));
+  resultStatus_ = mode() == Kind::OwnTranslations
+                      ? tr("Each heatmap shows its model's own greedy translation.")
+                      : tr("All models forced to produce: %1").arg(result.translations.value(0));
   updateDifference();
 }
 
@@ -138,6 +152,7 @@ void CompareView::updateDifference() {
   const bool available =
       wanted && a >= 0 && b >= 0 && a < result_.matrices.size() && b < result_.matrices.size();
   difference_->setVisible(available);
+  status_->setText(resultStatus_);
   if (!available) return;
   try {
     AttentionMatrix first = result_.matrices[a], second = result_.matrices[b];
@@ -150,7 +165,13 @@ void CompareView::updateDifference() {
     difference_->setDataRange(QCPRange(-std::max(largest, 1e-6), std::max(largest, 1e-6)));
     difference_->setMatrix(d);
   } catch (const std::invalid_argument&) {
-    difference_->setVisible(false);  // results from own-translation mode are still shown
+    // Results from own-translation mode are still shown; or a subword model in pieces against
+    // a word model in words.
+    difference_->setVisible(false);
+    status_->setText(resultStatus_ + QLatin1Char(' ') +
+                     tr("No difference: %1 and %2 do not have the same rows and columns%3.")
+                         .arg(result_.keys[a], result_.keys[b],
+                              words_->isChecked() ? QString() : tr(" (tick Words)")));
   }
 }
 

@@ -28,6 +28,11 @@ class CompareView : public QWidget {
   void setStatus(const QString& text);
 
   CompareTarget target() const;
+  /// The models compared, in the grid's order.
+  const QStringList& models() const { return models_; }
+  /// Subword models drawn in words (a word's pieces merged; the default) or pieces.
+  bool showsWords() const { return words_->isChecked(); }
+  QCheckBox* wordsBox() const { return words_; }
   const QList<HeatmapPlot*>& plots() const { return plots_; }
   /// The plots an export should contain: the grid, and the difference when it is shown.
   QList<HeatmapPlot*> exportedPlots() const;
@@ -36,6 +41,7 @@ class CompareView : public QWidget {
   void setMode(CompareTarget::Kind kind);
   QCheckBox* differenceBox() const { return showDifference_; }
   QLineEdit* referenceEdit() const { return reference_; }
+  QString statusText() const { return status_->text(); }
 
  Q_SIGNALS:
   /// The user changed what to compare; the window asks the worker again.
@@ -48,15 +54,18 @@ class CompareView : public QWidget {
 
   QComboBox* mode_ = nullptr;
   QLineEdit* reference_ = nullptr;
+  QCheckBox* words_ = nullptr;
   QComboBox* commonModel_ = nullptr;
   QCheckBox* showDifference_ = nullptr;
   QComboBox* differenceA_ = nullptr;
   QComboBox* differenceB_ = nullptr;
   QLabel* status_ = nullptr;
   QGridLayout* grid_ = nullptr;
+  QStringList models_;
   QList<HeatmapPlot*> plots_;
   HeatmapPlot* difference_ = nullptr;
   CompareResult result_;
+  QString resultStatus_;  // what the shown result is; the status line adds the difference's
   QString colormap_ = QStringLiteral("viridis");
 };
 

@@ -18,8 +18,7 @@ QString copyNote(const Translation& t, const CopiedWord& copy) {
                                 ? t.source.typed[source]
                                 : t.tokens.at(static_cast<size_t>(copy.target));
   return QObject::tr("copied from source word '%1' (attention %2)")
-      .arg(QString::fromStdString(word))
-      .arg(copy.attention, 0, 'f', 2);
+      .arg(QString::fromStdString(word), QString::number(copy.attention, 'f', 2));
 }
 
 QString translationHtml(const Translation& t) {

@@ -308,7 +308,8 @@ void CorpusView::showProgress(quint64 generation, int done, int total, const QSt
   if (generation != generation_) return;
   progress_->setRange(0, std::max(1, total));
   progress_->setValue(done);
-  status_->setText(tr("%1: %2 of %3 translations").arg(model).arg(done).arg(total));
+  status_->setText(
+      tr("%1: %2 of %3 translations").arg(model, QString::number(done), QString::number(total)));
 }
 
 void CorpusView::showReport(quint64 generation, const CorpusReport& report) {

@@ -153,7 +153,7 @@ void EngineWorker::translateBeam(quint64 generation, const QString& key, const Q
 }
 
 void EngineWorker::compare(quint64 generation, const QStringList& keys, const QString& sentence,
-                           const CompareTarget& target) {
+                           const CompareTarget& target, bool words) {
   constexpr Channel kCompare = Channel::Compare;
   if (obsolete(generation, kCompare)) return;
   guarded([&] {
@@ -176,11 +176,11 @@ void EngineWorker::compare(quint64 generation, const QStringList& keys, const QS
       const Translation t = target.kind == CompareTarget::Kind::OwnTranslations
                                 ? model.translate(source, decoding)
                                 : model.force_decode(source, common, UnknownWords::kKeep);
-      // Words for a subword model, as the main view's default: the grid's word models show
-      // words, and on a common target every plot then has the same rows.
-      AttentionView words;
-      words.words = true;
-      result.matrices << AttentionMatrix::fromTranslation(t, keys[i], words);
+      // Words for a subword model by default, as in the main view: the grid's word models
+      // show words, and on a common target every plot then has the same rows.
+      AttentionView view;
+      view.words = words;
+      result.matrices << AttentionMatrix::fromTranslation(t, keys[i], view);
       result.translations << QString::fromStdString(t.text());
       Q_EMIT compareProgress(generation, i + 1, keys.size());
     }

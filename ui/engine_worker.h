@@ -82,8 +82,9 @@ class EngineWorker : public QObject {
   void setUnknownWords(attnscope::UnknownWords unknownWords) { unknownWords_ = unknownWords; }
   void showSession(quint64 generation, const SessionRequest& request);
   void translateBeam(quint64 generation, const QString& key, const QString& sentence, int beam);
+  /// Every model of `keys` on `sentence`; subword models in words (pieces merged) or pieces.
   void compare(quint64 generation, const QStringList& keys, const QString& sentence,
-               const CompareTarget& target);
+               const CompareTarget& target, bool words);
 
  Q_SIGNALS:
   void modelsFound(const QStringList& keys);

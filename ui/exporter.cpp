@@ -112,6 +112,7 @@ QByteArray matricesToCsv(const QList<AttentionMatrix>& matrices) {
   if (matrices.size() == 1) {  // a spreadsheet-shaped matrix: targets down, sources across
     const AttentionMatrix& m = matrices.front();
     out += QStringLiteral("target\\source");
+    if (!m.view.isEmpty()) out += QStringLiteral(" (%1)").arg(m.view);  // "(words)", "(pieces)"
     for (const QString& s : m.sourceTokens) out += QLatin1Char(',') + csvField(s);
     out += QLatin1Char('\n');
     for (int r = 0; r < m.rows(); ++r) {
@@ -120,17 +121,16 @@ QByteArray matricesToCsv(const QList<AttentionMatrix>& matrices) {
       out += QLatin1Char('\n');
     }
   } else {  // several heatmaps: one row per cell, easy to load in a data frame
-    out += QStringLiteral("model,target_index,target,source_index,source,weight\n");
+    // "view" last, so that readers of the first six columns by position still read them.
+    out += QStringLiteral("model,target_index,target,source_index,source,weight,view\n");
     for (const AttentionMatrix& m : matrices)
       for (int r = 0; r < m.rows(); ++r)
         for (int c = 0; c < m.columns(); ++c)
-          out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
-                     .arg(csvField(m.title))
-                     .arg(r)
-                     .arg(csvField(m.targetTokens[r]))
-                     .arg(c)
-                     .arg(csvField(m.sourceTokens[c]))
-                     .arg(QString::number(m.weights[r][c], 'g', 7));
+          // One multi-argument arg(): chained ones would replace a "%2" inside a token.
+          out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7\n")
+                     .arg(csvField(m.title), QString::number(r), csvField(m.targetTokens[r]),
+                          QString::number(c), csvField(m.sourceTokens[c]),
+                          QString::number(m.weights[r][c], 'g', 7), csvField(m.view));
   }
   return out.toUtf8();
 }
@@ -150,6 +150,7 @@ QByteArray matricesToJson(const QList<AttentionMatrix>& matrices) {
                         {"unknown_source", unknown},
                         {"target_tokens", QJsonArray::fromStringList(m.targetTokens)},
                         {"attention", rows}};
+    if (!m.view.isEmpty()) heatmap.insert(QStringLiteral("view"), m.view);
     if (!m.copiedFrom.isEmpty()) {  // per row: the column a copied word came from, or -1
       QJsonArray copied;
       for (int column : m.copiedFrom) copied.append(column);

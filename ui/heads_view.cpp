@@ -63,7 +63,8 @@ void HeadsView::rebuild() {
     return;
   }
   const int layer = std::max(0, layer_->currentIndex());
-  const QString prefix = QStringLiteral("%1 · layer %2").arg(modelName_).arg(layer + 1);
+  const QString prefix =
+      QStringLiteral("%1 · layer %2").arg(modelName_, QString::number(layer + 1));
   const QString view =
       translation_.subword_marker.empty() ? QString() : (words_ ? tr(" · words") : tr(" · pieces"));
   for (int i = 0; i < plotCount; ++i) {

@@ -253,9 +253,11 @@ void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
   QString source = matrix_.sourceTokens[column];
   if (column < matrix_.unknownSource.size() && matrix_.unknownSource[column])
     source += tr(" (unknown word, read as <unk>)");
+  // One multi-argument arg() wherever a token is substituted: a chained one would replace a
+  // "%1" inside the token.
   QString tip = tr("source: %1\ntarget: %2\nweight: %3")
-                    .arg(source, matrix_.targetTokens[row])
-                    .arg(matrix_.weights[row][column], 0, 'f', 4);
+                    .arg(source, matrix_.targetTokens[row],
+                         QString::number(matrix_.weights[row][column], 'f', 4));
   if (matrix_.isPossibleLink(row, column)) tip += tr(" (possible link, drawn at half weight)");
   if (matrix_.isCopied(row)) tip += QLatin1Char('\n') + matrix_.copyNotes[row];
   QToolTip::showText(event->globalPosition().toPoint(), tip, this);

@@ -352,27 +352,26 @@ void MainWindow::createActions() {
         tr("Score function: %1\nLanguages: %2 → %3\nEmbedding %4, hidden %5, vocabularies %6 / %7\n"
            "Parameters: %8\nFile: %9 (%10 MB)\nTrained on: %11, %12 epochs (best: %13), %14 min\n"
            "Validation BLEU: %15\nTest BLEU (%16): greedy %17, beam 5 %18")
+            // One multi-argument arg(): the languages, path and corpora are the file's text, and
+            // a chained arg() would replace a "%9" inside them.
             .arg(QString::fromStdString(m.config.score),
                  QString::fromStdString(m.config.source_language),
-                 QString::fromStdString(m.config.target_language))
-            .arg(m.config.embedding)
-            .arg(m.config.hidden)
-            .arg(m.config.source_vocab)
-            .arg(QString::number(m.config.target_vocab) +
-                 (m.subwords.empty()           ? QString()
-                  : m.subwords == "characters" ? tr(" characters (a character model)")
-                                               : tr(" SentencePiece pieces (a subword model)")))
-            .arg(m.parameters)
-            .arg(QString::fromStdString(m.path))
-            .arg(m.file_bytes / 1e6, 0, 'f', 1)
-            .arg(QString::fromStdString(m.training.corpus))
-            .arg(m.training.epochs)
-            .arg(m.training.best_epoch)
-            .arg(m.training.seconds / 60.0, 0, 'f', 0)
-            .arg(m.training.validation_bleu, 0, 'f', 2)
-            .arg(QString::fromStdString(m.training.test_corpus))
-            .arg(m.training.test_bleu, 0, 'f', 2)
-            .arg(m.training.test_bleu_beam5, 0, 'f', 2));
+                 QString::fromStdString(m.config.target_language),
+                 QString::number(m.config.embedding), QString::number(m.config.hidden),
+                 QString::number(m.config.source_vocab),
+                 QString::number(m.config.target_vocab) +
+                     (m.subwords.empty()           ? QString()
+                      : m.subwords == "characters" ? tr(" characters (a character model)")
+                                                   : tr(" SentencePiece pieces (a subword model)")),
+                 QString::number(m.parameters), QString::fromStdString(m.path),
+                 QString::number(m.file_bytes / 1e6, 'f', 1),
+                 QString::fromStdString(m.training.corpus), QString::number(m.training.epochs),
+                 QString::number(m.training.best_epoch),
+                 QString::number(m.training.seconds / 60.0, 'f', 0),
+                 QString::number(m.training.validation_bleu, 'f', 2),
+                 QString::fromStdString(m.training.test_corpus),
+                 QString::number(m.training.test_bleu, 'f', 2),
+                 QString::number(m.training.test_bleu_beam5, 'f', 2)));
   });
   help->addAction(tr("&About attnscope"), this, [this] {
     QMessageBox::about(this, tr("About attnscope"),
@@ -532,9 +531,8 @@ void MainWindow::showSnapshot() {
   output_->setText(text);
   showSelectedStep();
   statusBar()->showMessage(tr("%1: %2 steps%3")
-                               .arg(label)
-                               .arg(snapshot.steps.size())
-                               .arg(snapshot.finished ? tr(", finished") : QString()),
+                               .arg(label, QString::number(snapshot.steps.size()),
+                                    snapshot.finished ? tr(", finished") : QString()),
                            4000);
   Q_EMIT heatmapUpdated();
 }
@@ -587,7 +585,8 @@ void MainWindow::showBeam(const QList<Translation>& hypotheses) {
   beamList_->clear();
   for (const Translation& t : hypotheses)
     beamList_->addItem(
-        QStringLiteral("%1   (%2)").arg(QString::fromStdString(t.text())).arg(t.score, 0, 'f', 3));
+        QStringLiteral("%1   (%2)")
+            .arg(QString::fromStdString(t.text()), QString::number(t.score, 'f', 3)));
   beamList_->setVisible(true);
   beamList_->setCurrentRow(0);
   showHypothesis(0);
@@ -600,10 +599,8 @@ void MainWindow::showHypothesis(int index) {
   drawTranslation(t, currentKey());
   heatmap_->setCurrentRow(-1);
   output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
-                       .arg(translationHtml(t))
-                       .arg(beamHypotheses_.size())
-                       .arg(index + 1)
-                       .arg(t.score, 0, 'f', 3));
+                       .arg(translationHtml(t), QString::number(beamHypotheses_.size()),
+                            QString::number(index + 1), QString::number(t.score, 'f', 3)));
   stepPanel_->showStep(nullptr, 0, {});
   Q_EMIT heatmapUpdated();
 }
@@ -617,11 +614,9 @@ void MainWindow::requestCompare() {
     return;
   }
   compareGeneration_ = worker_->nextGeneration(EngineWorker::Channel::Compare);
-  QStringList keys;
-  for (HeatmapPlot* plot : compare_->plots()) keys << plot->matrix().title;
-  post([w = worker_, g = compareGeneration_, keys, sentence, target] {
-    w->compare(g, keys, sentence, target);
-  });
+  const QStringList keys = compare_->models();
+  post([w = worker_, g = compareGeneration_, keys, sentence, target,
+        words = compare_->showsWords()] { w->compare(g, keys, sentence, target, words); });
 }
 
 void MainWindow::showError(const QString& message) {
@@ -640,19 +635,16 @@ QString MainWindow::torchScriptInfo(const ModelInfo& m) const {
   return tr("TorchScript model (docs/model-protocol.md): %1\nLanguages: %2 → %3\n"
             "Vocabularies: %4 source / %5 target tokens, tokenizer '%6'%7\n"
             "Attention: %8 layer(s) × %9 head(s)\nParameters: %10\nFile: %11 (%12 MB)")
+      // One multi-argument arg(): the name, languages and path are the file's text.
       .arg(QString::fromStdString(m.name), text(m.config.source_language),
-           text(m.config.target_language))
-      .arg(m.config.source_vocab)
-      .arg(m.config.target_vocab)
-      .arg(QString::fromStdString(m.tokenizer))
-      .arg(m.subword_marker.empty()
+           text(m.config.target_language), QString::number(m.config.source_vocab),
+           QString::number(m.config.target_vocab), QString::fromStdString(m.tokenizer),
+           m.subword_marker.empty()
                ? QString()
-               : tr(", subword pieces marked '%1'").arg(QString::fromStdString(m.subword_marker)))
-      .arg(m.attention_layers)
-      .arg(m.attention_heads)
-      .arg(m.parameters)
-      .arg(QString::fromStdString(m.path))
-      .arg(m.file_bytes / 1e6, 0, 'f', 1);
+               : tr(", subword pieces marked '%1'").arg(QString::fromStdString(m.subword_marker)),
+           QString::number(m.attention_layers), QString::number(m.attention_heads),
+           QString::number(m.parameters), QString::fromStdString(m.path),
+           QString::number(m.file_bytes / 1e6, 'f', 1));
 }
 
 void MainWindow::showModelInfo() {
@@ -683,10 +675,9 @@ void MainWindow::showModelInfo() {
   // A toy module's few thousand parameters would read "0.0M".
   const QString parameters = m.parameters >= 100000 ? tr("%1M").arg(m.parameters / 1e6, 0, 'f', 1)
                                                     : QString::number(m.parameters);
-  modelStatus_->setText(tr("%1 · %2 parameters%3")
-                            .arg(key == kind ? key : QStringLiteral("%1 (%2)").arg(key, kind))
-                            .arg(parameters)
-                            .arg(extra));
+  modelStatus_->setText(
+      tr("%1 · %2 parameters%3")
+          .arg(key == kind ? key : QStringLiteral("%1 (%2)").arg(key, kind), parameters, extra));
 }
 
 void MainWindow::openModelFile(const QString& path) {

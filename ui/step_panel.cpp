@@ -39,10 +39,9 @@ void StepPanel::showStep(const Step* step, int index, const QStringList& sourceT
   }
   const QString token = QString::fromStdString(step->token);
   heading_->setText(tr("Step %1: <b>%2</b> (p = %3)%4")
-                        .arg(index + 1)
-                        .arg(token.toHtmlEscaped())
-                        .arg(step->probability, 0, 'f', 3)
-                        .arg(step->forced ? tr(", forced") : QString()));
+                        .arg(QString::number(index + 1), token.toHtmlEscaped(),
+                             QString::number(step->probability, 'f', 3),
+                             step->forced ? tr(", forced") : QString()));
   candidates_->setCandidates(step->candidates, token);
   bars_->setRow(sourceTokens, step->attention);
   if (step->attention.empty()) {  // the baseline without attention: no row, no entropy

@@ -37,8 +37,9 @@ struct ExportCommand {
   int width = 0, height = 0;
   int threads = 0;
   UnknownWords unknown_words = UnknownWords::kCopy;
-  int layer = 0;     // 1-based; 0: the last
-  std::string head;  // a 1-based number, "mean" or "all"; empty: "mean"
+  int layer = 0;        // 1-based; 0: the last
+  std::string head;     // a 1-based number, "mean" or "all"; empty: "mean"
+  bool pieces = false;  // subword models: the pieces, not words (pieces merged)
   std::vector<std::string> sentence;
   std::string from;  // an attention file instead of a model and a sentence
   std::string format;
@@ -181,9 +182,11 @@ int run(const ExportCommand& c) {
                               ? translator.translate(sentence, decoding)
                               : translator.force_decode(sentence, c.reference, c.unknown_words);
     for (const View& view : views_of(t, c, title)) {
-      Translation shown = t;
-      shown.attention = t.attention_for(view.choice);
-      add_plot(ui::AttentionMatrix::fromTranslation(shown, QString::fromStdString(view.title)));
+      ui::AttentionMatrix matrix = ui::AttentionMatrix::fromTranslation(
+          t, QString::fromStdString(view.title), {view.choice, !c.pieces});
+      // A subword model's title says which view, as the app's does: "dot · words".
+      if (!matrix.view.isEmpty()) matrix.title += QStringLiteral(" · ") + matrix.view;
+      add_plot(matrix);
     }
   }
   if (plots.size() > 1) ui::HeatmapPlot::shareDataRange(plots);
@@ -223,6 +226,9 @@ Action add_export_command(CLI::App& app) {
       app.add_option("--head", c->head,
                      "models with several heads: a head (1 = first), 'mean' (default) or 'all' "
                      "(every head of the layer side by side)");
+  auto* pieces = app.add_flag("--pieces", c->pieces,
+                              "subword models: draw the pieces the model reads and emits "
+                              "(default: words, a word's pieces merged, as in the app)");
   app.add_option("--width", c->width, "picture width in pixels (a .gif's: each frame's)")
       ->check(CLI::Range(16, 20000));
   app.add_option("--height", c->height, "picture height in pixels (a .gif's: each frame's)")
@@ -234,7 +240,7 @@ Action add_export_command(CLI::App& app) {
   auto* from = app.add_option("--from", c->from,
                               "an attention file instead of a translation: attnscope JSON or CSV, "
                               "translate --json lines, Pharaoh links, Marian soft alignment");
-  from->excludes(score)->excludes(model)->excludes(reference)->excludes(sentence);
+  from->excludes(score)->excludes(model)->excludes(reference)->excludes(sentence)->excludes(pieces);
   std::vector<std::string> formats;
   for (auto f : {AttentionFileFormat::Json, AttentionFileFormat::Csv, AttentionFileFormat::Pharaoh,
                  AttentionFileFormat::MarianSoft})
@@ -258,7 +264,7 @@ Action add_export_command(CLI::App& app) {
       "--snapshots", c->snapshots,
       "a training run's snapshots (JSON lines) instead of a translation: the probe sentence's "
       "heatmap through training, as small multiples (.png, .pdf, .svg) or an animated .gif");
-  for (CLI::Option* other : {score, model, reference, layer, head, sentence, from})
+  for (CLI::Option* other : {score, model, reference, layer, head, pieces, sentence, from})
     snapshots->excludes(other);
   app.add_option("--frames", c->frames,
                  "--snapshots: how many to draw, spread evenly, first and last included (all when "

@@ -1,5 +1,6 @@
 // attnscope-cli export --from: attention files from other tools (and attnscope's own exports)
-// rendered and exported without a model. The real binary, run as a child process.
+// rendered and exported without a model; and a subword model's export in words or pieces, which
+// says its view. The real binary, run as a child process.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -51,6 +52,42 @@ TEST_F(CliAttentionFile, OwnJsonAndCsvExportsRoundTripExactly) {
   }
   // And across formats: the JSON export opened and written as CSV is the CSV export.
   EXPECT_EQ(export_from(path("first.json"), "from-json.csv"), read_bytes(path("first.csv")));
+}
+
+TEST_F(CliAttentionFile, ASubwordModelExportsWordsOrPiecesAndSaysWhich) {
+  const std::string model = testing::subword_model();
+  const std::string sentence = "Kalomi nerutavi so.";
+  const auto exported = [&](const std::string& out, std::vector<std::string> more) {
+    std::vector<std::string> args = {"export", "--model", model, "--out", path(out)};
+    args.insert(args.end(), more.begin(), more.end());
+    args.push_back(sentence);
+    expect_success(run_cli(args));
+    return nlohmann::json::parse(read_bytes(path(out)));
+  };
+  const nlohmann::json words = exported("words.json", {});  // words by default, as in the app
+  EXPECT_EQ(words["view"], "words");
+  EXPECT_EQ(words["model"], std::filesystem::path(model).stem().string() + " · words");
+  EXPECT_EQ(words["source_tokens"],
+            (std::vector<std::string>{"kalomi", "nerutavi", "so", ".", "</s>"}));
+  const nlohmann::json pieces = exported("pieces.json", {"--pieces"});
+  EXPECT_EQ(pieces["view"], "pieces");
+  const auto source = pieces["source_tokens"].get<std::vector<std::string>>();
+  EXPECT_GT(source.size(), 5u);
+  EXPECT_EQ(source.front().rfind("\u2581", 0), 0u);
+  // Rows still sum to 1 in words: a word's pieces merged.
+  for (const auto& row : words["attention"]) {
+    double sum = 0;
+    for (double w : row) sum += w;
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+  }
+  expect_success(
+      run_cli({"export", "--model", model, "--pieces", "--out", path("p.csv"), sentence}));
+  EXPECT_EQ(read_bytes(path("p.csv")).rfind("target\\source (pieces),\u2581", 0), 0u);
+  // A file says its own view: --pieces does not apply to it.
+  const Outcome from =
+      run_cli({"export", "--from", path("p.csv"), "--pieces", "--out", path("again.csv")});
+  EXPECT_NE(from.exit_code, 0);
+  EXPECT_NE(from.err.find("--pieces"), std::string::npos) << from;
 }
 
 TEST_F(CliAttentionFile, PharaohLinksBecomeWeightsWithPossibleLinksAtHalf) {

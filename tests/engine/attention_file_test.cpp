@@ -127,6 +127,17 @@ TEST(AttentionFile, ReadsAttnscopeCsvWithQuotedTokens) {
   EXPECT_EQ(f.weights[1], (std::vector<double>{0.0, 1e-07, 0.9999999}));
 }
 
+TEST(AttentionFile, ASubwordModelExportSaysItsView) {
+  EXPECT_EQ(parse("target\\source (pieces),▁a,b\n▁x,0.5,0.5\n").view, "pieces");
+  EXPECT_EQ(parse("target\\source (words),ab\nx,1\n").view, "words");
+  EXPECT_EQ(parse("target\\source,ab\nx,1\n").view, "");  // a word model's: one view
+  EXPECT_EQ(parse(R"({"attention": [[1]], "model": "dot · words", "source_tokens": ["a"],)"
+                  R"( "target_tokens": ["x"], "view": "words"})")
+                .view,
+            "words");
+  EXPECT_EQ(parse(kExportJson).view, "");
+}
+
 TEST(AttentionFile, PharaohSureAndPossibleLinks) {
   const std::string source = "the house is small\nhello\n";
   const std::string target = "das haus ist klein\nhallo\n";
@@ -369,10 +380,17 @@ std::vector<BadCase> bad_cases() {
        {},
        "'attn.txt' line 2",
        "never closed"},
+      {"csv corner with an unclosed view",
+       "target\\source (words,a\nx,1\n",
+       {},
+       {},
+       {},
+       "'attn.txt' line 1",
+       "not an attnscope CSV"},
       {"csv no rows", "target\\source,a\n", {}, {}, {}, "'attn.txt' line 2", "no rows"},
       {"csv not UTF-8", "target\\source,a\n\xFF,1\n", {}, {}, {}, "'attn.txt' line 2", "not UTF-8"},
       {"csv of the compare grid",
-       "model,target_index,target,source_index,source,weight\ndot,0,x,0,a,1\n",
+       "model,target_index,target,source_index,source,weight,view\ndot,0,x,0,a,1,\n",
        {},
        {},
        {},
@@ -392,6 +410,13 @@ std::vector<BadCase> bad_cases() {
        {},
        "'attn.txt' line 4",
        "1 weights but there are 2 source tokens"},
+      {"json view not a string",
+       json_head + "\n\"view\": 2, \"attention\":[[0.5,0.5]]}",
+       {},
+       {},
+       {},
+       "'attn.txt' line 2",
+       "expected 'view' to be a string, found a number"},
       {"json text instead of a number",
        json_head + "\n\n\"attention\":[[0.5,\"x\"]]}",
        {},

@@ -34,6 +34,7 @@ class AttentionFileTest : public QObject {
   void init();
   void cleanup();
   void exportsReadBackExactly();
+  void gridCsvKeepsTokensThatLookLikePlaceMarkers();
   void openedFileShowsItsTokensAndEmptiesTheStepPanel();
   void possibleLinksAreMarked();
   void badFileShowsOneMessageNamingFileAndLine();
@@ -77,6 +78,7 @@ void AttentionFileTest::exportsReadBackExactly() {
   QRandomGenerator random(7);
   AttentionMatrix m;
   m.title = QStringLiteral("additive");
+  m.view = QStringLiteral("pieces");
   m.sourceTokens = {"a", "b,c", "\"quoted\"", "straße", "</s>"};
   m.targetTokens = {"ein", "x,\"y\"", "</s>"};
   m.unknownSource = {false, true, false, true, false};
@@ -96,12 +98,32 @@ void AttentionFileTest::exportsReadBackExactly() {
     QCOMPARE(read.sourceTokens, m.sourceTokens);
     QCOMPARE(read.targetTokens, m.targetTokens);
     QCOMPARE(json ? matricesToJson({read}) : matricesToCsv({read}), written);
+    QCOMPARE(read.view, m.view);
     if (json) {
       QCOMPARE(read.weights, m.weights);  // JSON keeps every bit of a double
       QCOMPARE(read.unknownSource, m.unknownSource);
       QCOMPARE(read.title, m.title);
     }
   }
+}
+
+// The grid's long CSV fills seven fields per cell; a token "%2" must stay itself, not become
+// the row number.
+void AttentionFileTest::gridCsvKeepsTokensThatLookLikePlaceMarkers() {
+  AttentionMatrix words;
+  words.title = QStringLiteral("%3");
+  words.sourceTokens = {"%2", "</s>"};
+  words.targetTokens = {"%1", "</s>"};
+  words.weights = {{0.25, 0.75}, {0.5, 0.5}};
+  AttentionMatrix pieces = words;
+  pieces.title = QStringLiteral("dot · pieces");
+  pieces.view = QStringLiteral("pieces");
+  const QStringList lines =
+      QString::fromUtf8(matricesToCsv({words, pieces})).split('\n', Qt::SkipEmptyParts);
+  QCOMPARE(lines.size(), 1 + 2 * 4);
+  QCOMPARE(lines[0], QStringLiteral("model,target_index,target,source_index,source,weight,view"));
+  QCOMPARE(lines[1], QStringLiteral("%3,0,%1,0,%2,0.25,"));
+  QCOMPARE(lines[5], QString::fromUtf8("dot · pieces,0,%1,0,%2,0.25,pieces"));
 }
 
 void AttentionFileTest::openedFileShowsItsTokensAndEmptiesTheStepPanel() {

@@ -322,21 +322,28 @@ void ScriptedModelViewTest::exportsSayWhichViewTheyShow() {
   window_->exportTo(out.filePath("words.csv"), options);
   QStringList lines = read("words.csv").split('\n', Qt::SkipEmptyParts);
   QCOMPARE(lines.size(), 5);
-  QCOMPARE(lines[0], QString("target\\source,abc,ab,de,</s>"));
+  QCOMPARE(lines[0], QString("target\\source (words),abc,ab,de,</s>"));
   QVERIFY(lines[1].startsWith("abc,"));
   window_->exportTo(out.filePath("words.json"), options);
   QJsonObject json = QJsonDocument::fromJson(read("words.json").toUtf8()).object();
   QCOMPARE(json["model"].toString(), QString("words"));
+  QCOMPARE(json["view"].toString(), QString("words"));
   QCOMPARE(json["target_tokens"].toArray().size(), 4);
 
   window_->viewControls()->wordsBox()->setChecked(false);
   window_->exportTo(out.filePath("pieces.csv"), options);
   lines = read("pieces.csv").split('\n', Qt::SkipEmptyParts);
   QCOMPARE(lines.size(), 7);
-  QCOMPARE(lines[0], QString("target\\source,ab@@,c,ab,d@@,e,</s>"));
+  QCOMPARE(lines[0], QString("target\\source (pieces),ab@@,c,ab,d@@,e,</s>"));
   window_->exportTo(out.filePath("pieces.json"), options);
   json = QJsonDocument::fromJson(read("pieces.json").toUtf8()).object();
   QCOMPARE(json["model"].toString(), QString("pieces"));
+  QCOMPARE(json["view"].toString(), QString("pieces"));
+  // Read back, the file keeps its view: export → open → export gives the same bytes.
+  window_->openAttentionFile(out.filePath("pieces.csv"));
+  QCOMPARE(window_->heatmap()->matrix().view, QString("pieces"));
+  window_->exportTo(out.filePath("again.csv"), options);
+  QCOMPARE(read("again.csv"), read("pieces.csv"));
 }
 
 void ScriptedModelViewTest::theHeadsTabExportsItsGridOnOneColourScale() {

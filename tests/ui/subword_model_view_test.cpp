@@ -153,7 +153,11 @@ void SubwordModelViewTest::compareGridShowsWordsAndADifferenceWithAWordModel() {
   // test's additive, and the shipped ones when the tree has them).
   QVERIFY(view->plots().size() >= 2);
   const AttentionMatrix subwords = view->plots()[0]->matrix();
-  QCOMPARE(subwords.title, QString("dot"));
+  QCOMPARE(subwords.title, QString::fromUtf8("dot · words"));  // says its view, as exports do
+  QCOMPARE(subwords.view, QString("words"));
+  QVERIFY(view->wordsBox()->isVisible());
+  for (int i = 1; i < view->plots().size(); ++i)  // word models have one view: titles say none
+    QCOMPARE(view->plots()[i]->matrix().title, view->models()[i]);
   QCOMPARE(subwords.sourceTokens, QStringList({"kalomi", "nerutavi", "so", ".", "</s>"}));
   QVERIFY(rowsSumToOne(subwords));
   for (const QString& word : subwords.targetTokens)
@@ -179,6 +183,22 @@ void SubwordModelViewTest::compareGridShowsWordsAndADifferenceWithAWordModel() {
   for (int r = 0; r < d.rows(); ++r)
     for (int c = 0; c < d.columns(); ++c)
       QCOMPARE(d.weights[r][c], a.weights[r][c] - b.weights[r][c]);
+
+  // Pieces: the subword model's rows and columns are what it emits and reads; a word model's
+  // words no longer line up with them, and the status line says why there is no difference.
+  view->wordsBox()->setChecked(false);
+  QVERIFY(compared.wait(10000));
+  const AttentionMatrix pieces = view->plots()[0]->matrix();
+  QCOMPARE(pieces.title, QString::fromUtf8("dot · pieces"));
+  QCOMPARE(pieces.view, QString("pieces"));
+  QVERIFY(pieces.columns() > a.columns());  // the made-up words are split into pieces
+  QVERIFY(pieces.sourceTokens.first().startsWith(QString::fromUtf8("▁")));
+  QVERIFY(rowsSumToOne(pieces));
+  QCOMPARE(view->plots()[1]->matrix().targetTokens, b.targetTokens);
+  QVERIFY(!view->differencePlot()->isVisible());
+  QVERIFY2(view->statusText().contains("No difference: dot and " + view->models()[1]),
+           qPrintable(view->statusText()));
+  QCOMPARE(view->models().first(), QString("dot"));  // titles name the view, keys the model
 }
 
 QTEST_MAIN(SubwordModelViewTest)

@@ -37,6 +37,9 @@ struct AttentionFileOptions {
 struct AttentionFile {
   std::string format;  // what was read, for a title or a status line: "Pharaoh alignment", …
   std::string title;   // the JSON export's "model" field; empty for the other formats
+  // attnscope's exports of a subword model: "words" (a word's pieces merged) or "pieces";
+  // empty when the file does not say (a word model, another tool's file)
+  std::string view;
   std::vector<std::string> source_tokens;
   std::vector<std::string> target_tokens;
   std::vector<bool> unknown_source;          // per source token; empty when the file has none

@@ -1,6 +1,8 @@
 // attnscope's CSV export of one heatmap (ui/exporter.cpp, matricesToCsv):
 //   target\source,A,dog,</s>
 //   ein,0.91,0.05,0.04
+// A subword model's export names its view in the corner: "target\\source (words)" or
+// "(pieces)".
 // Fields holding a comma, a quote or a line break are quoted, quotes doubled (RFC 4180).
 #include "io/attention_formats.h"
 #include "io/attention_text.h"
@@ -12,6 +14,16 @@ using namespace attention_text;
 namespace {
 
 constexpr std::string_view kCorner = "target\\source";
+
+// The view a corner names ("target\\source (words)" → "words"), or std::nullopt when the field
+// is no corner at all.
+std::optional<std::string> view_in_corner(std::string_view field) {
+  if (field.substr(0, kCorner.size()) != kCorner) return std::nullopt;
+  std::string_view rest = field.substr(kCorner.size());
+  if (rest.empty()) return std::string();
+  if (rest.size() < 4 || rest.substr(0, 2) != " (" || rest.back() != ')') return std::nullopt;
+  return std::string(rest.substr(2, rest.size() - 3));
+}
 
 // Reads one record at a time, knowing the line each starts on.
 class CsvRecords {
@@ -83,15 +95,17 @@ AttentionFile parse_csv(const NamedText& file) {
   CsvRecords records(file);
   std::vector<std::string> fields;
   if (!records.next(fields)) fail_at(file.name, 1, "the file is empty");
-  if (fields.front() == "model" && fields.size() == 6)
+  if (fields.front() == "model")
     fail_at(file.name, 1,
             "this CSV holds several heatmaps (the compare grid's export); open the "
             "JSON export instead, or export one heatmap");
-  if (fields.front() != kCorner)
+  const std::optional<std::string> view = view_in_corner(fields.front());
+  if (!view)
     fail_at(file.name, 1, "not an attnscope CSV: it should start with '", kCorner,
             "' followed by the source tokens");
   AttentionFile result;
   result.format = "attnscope CSV";
+  result.view = *view;
   result.source_tokens.assign(fields.begin() + 1, fields.end());
   if (result.source_tokens.empty()) fail_at(file.name, 1, "no source tokens in the header");
   while (records.next(fields)) {

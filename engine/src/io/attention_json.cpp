@@ -1,6 +1,6 @@
 // attnscope's JSON export (ui/exporter.cpp, matricesToJson): one heatmap
 //   {"attention": [[...], ...], "model": "...", "source_tokens": [...], "target_tokens": [...],
-//    "unknown_source": [...]}
+//    "unknown_source": [...], "view": "words"}
 // or the compare grid's {"heatmaps": [ {...}, ... ]}; and `attnscope-cli translate --json`, one
 // object per line with "source_tokens", "tokens" and "attention".
 //
@@ -60,6 +60,7 @@ enum class Role {
   Heatmaps,      // the compare grid's list
   Matrix,        // the chosen heatmap's object
   Title,         // "model"
+  View,          // "view"
   SourceTokens,  // and their elements, Token
   TargetTokens,
   Token,
@@ -121,9 +122,9 @@ class MatrixReader : public nlohmann::json_sax<Json> {
           .push_back(std::move(value));
       return true;
     }
-    if (role == Role::Title) {
+    if (role == Role::Title || role == Role::View) {
       add(role);
-      result.title = std::move(value);
+      (role == Role::Title ? result.title : result.view) = std::move(value);
       return true;
     }
     return scalar("a string");
@@ -233,6 +234,7 @@ class MatrixReader : public nlohmann::json_sax<Json> {
 
   Role matrix_field(const std::string& key) {
     if (key == "model") return Role::Title;
+    if (key == "view") return Role::View;
     if (key == "source_tokens") return Role::SourceTokens;
     if (key == "target_tokens") return Role::TargetTokens;
     if (key == "tokens") {
@@ -295,6 +297,9 @@ class MatrixReader : public nlohmann::json_sax<Json> {
         break;
       case Role::Title:
         expected = "'model' to be a string";
+        break;
+      case Role::View:
+        expected = "'view' to be a string";
         break;
       case Role::SourceTokens:
       case Role::TargetTokens:
