@@ -1,5 +1,7 @@
 #include "attention_bars.h"
 
+#include "tick_label_fit.h"
+
 namespace attnscope::ui {
 
 AttentionBars::AttentionBars(QWidget* parent) : QCustomPlot(parent) {
@@ -19,6 +21,7 @@ AttentionBars::AttentionBars(QWidget* parent) : QCustomPlot(parent) {
     axis->setLabelColor(palette().color(QPalette::Text));
     axis->setBasePen(QPen(palette().color(QPalette::Text)));
   }
+  (new TickLabelFit(this, {xAxis}))->setFullSize(font().pointSizeF());
 }
 
 void AttentionBars::setRow(const QStringList& sourceTokens, const std::vector<float>& weights) {

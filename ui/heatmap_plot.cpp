@@ -5,11 +5,12 @@
 
 #include "colormaps.h"
 #include "copied_words.h"
+#include "tick_label_fit.h"
 
 namespace attnscope::ui {
 namespace {
 constexpr int kMaxValueLabels = 1600;  // beyond ~40×40 cells the numbers are unreadable anyway
-}
+}  // namespace
 
 HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   setMouseTracking(true);
@@ -50,6 +51,7 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   placeholder_ = new QCPItemText(this);
   placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
   placeholder_->position->setCoords(0.5, 0.5);
+  labelFit_ = new TickLabelFit(this, {xAxis, yAxis});
   applyPalette();
   setMatrix({});
 }
@@ -156,12 +158,12 @@ void HeatmapPlot::rebuildTicks() {
   for (int r = 0; r < matrix_.rows(); ++r)
     yTicker->addTick(r, matrix_.isCopied(r) ? tr("%1 (copied)").arg(matrix_.targetTokens[r])
                                             : matrix_.targetTokens[r]);
-  // Long sentences get smaller labels; zooming (wheel) brings them back to reading size.
+  // Long sentences get smaller labels, and on screen no larger than their cells hold
+  // (TickLabelFit); zooming (wheel) brings them back to reading size.
   const int longest = std::max(matrix_.columns(), matrix_.rows());
-  QFont font = this->font();
-  font.setPointSizeF(longest > 60 ? 6.5 : longest > 35 ? 8.0 : font.pointSizeF());
-  xAxis->setTickLabelFont(font);
-  yAxis->setTickLabelFont(font);
+  labelFit_->setFullSize(longest > 60   ? TickLabelFit::kSmallest
+                         : longest > 35 ? 8.0
+                                        : font().pointSizeF());
 }
 
 void HeatmapPlot::rebuildValueLabels() {

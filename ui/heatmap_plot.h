@@ -6,6 +6,8 @@
 
 namespace attnscope::ui {
 
+class TickLabelFit;
+
 class HeatmapPlot : public QCustomPlot {
   Q_OBJECT
  public:
@@ -69,6 +71,7 @@ class HeatmapPlot : public QCustomPlot {
   bool fixedRange_ = false;
   int currentRow_ = -1;
   int reservedRows_ = 0;
+  TickLabelFit* labelFit_ = nullptr;
   QPoint pressPosition_;
 };
 

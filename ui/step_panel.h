@@ -18,6 +18,7 @@ class StepPanel : public QWidget {
   /// `step` may be null (nothing decoded yet); `index` counts from 0.
   void showStep(const Step* step, int index, const QStringList& sourceTokens);
   CandidatesView* candidates() const { return candidates_; }
+  AttentionBars* bars() const { return bars_; }
 
  Q_SIGNALS:
   void candidateChosen(const QString& token);

@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "attention_bars.h"
 #include "candidates_view.h"
 #include "compare_view.h"
 #include "decoding_controller.h"
@@ -44,6 +45,7 @@ class MainWindowTest : public QObject {
   void beamListsHypothesesAndShowsTheChosenOne();
   void quickStepKeysAndPlayAllTakeEffect();
   void typingOnTheHeatmapStartsTheNextSentence();
+  void tickLabelsShrinkToTheirCellsAndGrowBack();
 
  private:
   void typeAndTranslate(const QString& sentence);
@@ -339,6 +341,47 @@ void MainWindowTest::typingOnTheHeatmapStartsTheNextSentence() {
   QCOMPARE(window_->heatmap()->matrix().sourceTokens, QStringList({"d", "e", "f", "g", "</s>"}));
   QVERIFY(window_->outputLabel()->text() != first);
   QCOMPARE(window_->focusWidget(), window_->heatmap());  // ready to step, or to type again
+}
+
+// Labels no larger than their cells on screen: a small plot of 30 tokens a side gets smaller
+// labels that clear their neighbours (or the smallest size), a large one its full size again;
+// and the step panel's bars over a long sentence.
+void MainWindowTest::tickLabelsShrinkToTheirCellsAndGrowBack() {
+  AttentionMatrix m;
+  for (int i = 0; i < 30; ++i) {
+    m.sourceTokens << QStringLiteral("source%1").arg(i);
+    m.targetTokens << QStringLiteral("target%1").arg(i);
+    m.weights << QVector<double>(30, 1.0 / 30);
+  }
+  HeatmapPlot plot;
+  plot.setMatrix(m);
+  const double full = plot.font().pointSizeF();
+  QCOMPARE(plot.xAxis->tickLabelFont().pointSizeF(), full);  // not on screen: as set
+  plot.resize(320, 260);
+  plot.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&plot));
+  const auto fits = [&] {
+    const QFont font = plot.xAxis->tickLabelFont();
+    const double columnGap = plot.axisRect()->rect().width() / 30.0;
+    const double rowGap = plot.axisRect()->rect().height() / 30.0;
+    const double height = QFontMetricsF(font).height();
+    return font.pointSizeF() < full &&
+           (font.pointSizeF() <= 6.5 || height <= std::min(columnGap * 0.866, rowGap) + 0.5);
+  };
+  QTRY_VERIFY(fits());
+  QCOMPARE(plot.yAxis->tickLabelFont(), plot.xAxis->tickLabelFont());
+  plot.resize(1600, 1200);
+  QTRY_COMPARE(plot.xAxis->tickLabelFont().pointSizeF(), full);
+
+  // The step panel's bars fit their labels the same way.
+  typeAndTranslate(m.sourceTokens.join(' '));
+  Q_EMIT window_->heatmap()->rowClicked(0);
+  AttentionBars* bars = window_->stepPanel()->bars();
+  QVERIFY(bars->isVisible());
+  const double gap = bars->axisRect()->rect().width() / bars->xAxis->range().size();
+  QTRY_VERIFY(bars->xAxis->tickLabelFont().pointSizeF() < full);
+  QVERIFY(bars->xAxis->tickLabelFont().pointSizeF() <= 6.5 ||
+          QFontMetricsF(bars->xAxis->tickLabelFont()).height() <= gap * 0.866 + 0.5);
 }
 
 QTEST_MAIN(MainWindowTest)
