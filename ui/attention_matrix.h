@@ -48,6 +48,11 @@ struct AttentionMatrix {
            possibleLinks[row][column];
   }
 
+  /// `name` and the view when there is one, as titles say it: "dot · words".
+  QString nameWithView(const QString& name) const {
+    return view.isEmpty() ? name : name + QStringLiteral(" · ") + view;
+  }
+
   bool isCopied(int row) const {
     return row >= 0 && row < copiedFrom.size() && copiedFrom[row] >= 0;
   }

@@ -132,8 +132,7 @@ void CompareView::setResult(const CompareResult& result) {
   bool subwords = false;
   for (int i = 0; i < plots_.size() && i < result.matrices.size(); ++i) {
     AttentionMatrix m = result.matrices[i];
-    // A subword model's title says its view, as the main view's does: "dot · words".
-    m.title = m.view.isEmpty() ? result.keys[i] : result.keys[i] + QStringLiteral(" · ") + m.view;
+    m.title = m.nameWithView(result.keys[i]);  // as the main view's title, says the view
     subwords = subwords || !m.view.isEmpty();
     plots_[i]->setMatrix(m);
     plots_[i]->setToolTip(result.translations.value(i));

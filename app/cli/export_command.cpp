@@ -184,8 +184,7 @@ int run(const ExportCommand& c) {
     for (const View& view : views_of(t, c, title)) {
       ui::AttentionMatrix matrix = ui::AttentionMatrix::fromTranslation(
           t, QString::fromStdString(view.title), {view.choice, !c.pieces});
-      // A subword model's title says which view, as the app's does: "dot · words".
-      if (!matrix.view.isEmpty()) matrix.title += QStringLiteral(" · ") + matrix.view;
+      matrix.title = matrix.nameWithView(matrix.title);  // as the app's titles, says the view
       add_plot(matrix);
     }
   }
