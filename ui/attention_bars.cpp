@@ -1,5 +1,7 @@
 #include "attention_bars.h"
 
+#include <QToolTip>
+
 #include "tick_label_fit.h"
 
 namespace attnscope::ui {
@@ -11,7 +13,7 @@ AttentionBars::AttentionBars(QWidget* parent) : QCustomPlot(parent) {
   bars_->setPen(Qt::NoPen);
   bars_->setBrush(palette().color(QPalette::Highlight));
   setBackground(palette().brush(QPalette::Base));
-  xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+  xAxis->setTicker(QSharedPointer<SparseTickerText>(new SparseTickerText));  // TickLabelFit thins
   xAxis->setTickLabelRotation(60);
   xAxis->grid()->setVisible(false);
   yAxis->setRange(0, 1);
@@ -36,6 +38,25 @@ void AttentionBars::setRow(const QStringList& sourceTokens, const std::vector<fl
   bars_->setData(keys, values, true);
   xAxis->setRange(-0.6, std::max<int>(1, static_cast<int>(keys.size())) - 0.4);
   replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString AttentionBars::toolTipAt(const QPoint& pos) const {
+  if (!axisRect()->rect().contains(pos)) return {};
+  const int i = qRound(xAxis->pixelToCoord(pos.x()));
+  const auto& tokens = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker())->ticks();
+  if (i < 0 || i >= bars_->data()->size() || !tokens.contains(i)) return {};
+  // One multi-argument arg(): a chained one would replace a "%1" inside the token.
+  return tr("source: %1\nweight: %2")
+      .arg(tokens.value(i), QString::number(bars_->data()->at(i)->value, 'f', 4));
+}
+
+void AttentionBars::mouseMoveEvent(QMouseEvent* event) {
+  QCustomPlot::mouseMoveEvent(event);
+  const QString tip = toolTipAt(event->pos());
+  if (tip.isEmpty())
+    QToolTip::hideText();
+  else
+    QToolTip::showText(event->globalPosition().toPoint(), tip, this);
 }
 
 }  // namespace attnscope::ui

@@ -36,7 +36,7 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   yAxis->setRangeReversed(true);  // the first target token at the top, like a text
   xAxis->setTickLabelRotation(60);
   for (QCPAxis* axis : {xAxis, yAxis}) {
-    axis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+    axis->setTicker(QSharedPointer<SparseTickerText>(new SparseTickerText));  // TickLabelFit thins
     axis->grid()->setVisible(false);
     axis->setSubTicks(false);
   }
@@ -243,14 +243,9 @@ QPoint HeatmapPlot::cellAt(const QPoint& position) const {
   return {column, row};
 }
 
-void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
-  QCustomPlot::mouseMoveEvent(event);
-  const QPoint cell = cellAt(event->pos());
-  if (cell.x() < 0) {
-    QToolTip::hideText();
-    Q_EMIT cellHovered(-1, -1);
-    return;
-  }
+QString HeatmapPlot::toolTipAt(const QPoint& position) const {
+  const QPoint cell = cellAt(position);
+  if (cell.x() < 0) return {};
   const int row = cell.y(), column = cell.x();
   QString source = matrix_.sourceTokens[column];
   if (column < matrix_.unknownSource.size() && matrix_.unknownSource[column])
@@ -262,8 +257,19 @@ void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
                          QString::number(matrix_.weights[row][column], 'f', 4));
   if (matrix_.isPossibleLink(row, column)) tip += tr(" (possible link, drawn at half weight)");
   if (matrix_.isCopied(row)) tip += QLatin1Char('\n') + matrix_.copyNotes[row];
-  QToolTip::showText(event->globalPosition().toPoint(), tip, this);
-  Q_EMIT cellHovered(row, column);
+  return tip;
+}
+
+void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
+  QCustomPlot::mouseMoveEvent(event);
+  const QPoint cell = cellAt(event->pos());
+  if (cell.x() < 0) {
+    QToolTip::hideText();
+    Q_EMIT cellHovered(-1, -1);
+    return;
+  }
+  QToolTip::showText(event->globalPosition().toPoint(), toolTipAt(event->pos()), this);
+  Q_EMIT cellHovered(cell.y(), cell.x());
 }
 
 void HeatmapPlot::mousePressEvent(QMouseEvent* event) {

@@ -32,6 +32,8 @@ class HeatmapPlot : public QCustomPlot {
   void setHighlightedCell(int row, int column);
   /// The cell under a widget position, or (−1,−1).
   QPoint cellAt(const QPoint& position) const;
+  /// What hovering a widget position shows: the cell's tokens and weight; empty off the cells.
+  QString toolTipAt(const QPoint& position) const;
   /// Back to showing the whole matrix after zooming or panning.
   void resetView();
   /// Keeps room for at least this many rows, so a heatmap growing step by step keeps its cell

@@ -24,6 +24,7 @@
 #include "heatmap_plot.h"
 #include "history_line_edit.h"
 #include "step_panel.h"
+#include "tick_label_fit.h"
 
 using namespace attnscope::ui;
 
@@ -46,6 +47,7 @@ class MainWindowTest : public QObject {
   void quickStepKeysAndPlayAllTakeEffect();
   void typingOnTheHeatmapStartsTheNextSentence();
   void tickLabelsShrinkToTheirCellsAndGrowBack();
+  void tooManyLabelsShowEveryNthAndHoverNamesTheRest();
 
  private:
   void typeAndTranslate(const QString& sentence);
@@ -382,6 +384,74 @@ void MainWindowTest::tickLabelsShrinkToTheirCellsAndGrowBack() {
   QTRY_VERIFY(bars->xAxis->tickLabelFont().pointSizeF() < full);
   QVERIFY(bars->xAxis->tickLabelFont().pointSizeF() <= 6.5 ||
           QFontMetricsF(bars->xAxis->tickLabelFont()).height() <= gap * 0.866 + 0.5);
+}
+
+// Labels that do not fit even at the smallest size: every n-th is shown (0, n, 2n, …), n the
+// smallest that gives each shown label the room of n cells; the rest are named on hover.
+void MainWindowTest::tooManyLabelsShowEveryNthAndHoverNamesTheRest() {
+  const int n = 90;
+  AttentionMatrix m;
+  for (int i = 0; i < n; ++i) {
+    m.sourceTokens << QStringLiteral("s%1").arg(i);
+    m.targetTokens << QStringLiteral("t%1").arg(i);
+    m.weights << QVector<double>(n, 1.0 / n);
+  }
+  HeatmapPlot plot;
+  plot.setMatrix(m);
+  QCOMPARE(plot.xAxis->tickVectorLabels().count(QString()), 0);  // off screen: every label
+  plot.resize(500, 420);
+  plot.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&plot));
+  const auto thinned = [&](QCPAxis* axis, double sine) {
+    const auto* ticker = dynamic_cast<SparseTickerText*>(axis->ticker().data());
+    const QRect cells = plot.axisRect()->rect();
+    const double gap = (axis == plot.xAxis ? cells.width() : cells.height()) / axis->range().size();
+    const double height = QFontMetricsF(axis->tickLabelFont()).height();
+    if (!ticker || ticker->stride() < 2 || axis->tickLabelFont().pointSizeF() > 6.5) return false;
+    const int stride = ticker->stride();
+    // The smallest stride that clears: one less would overlap.
+    if (height > stride * gap * sine + 0.5 || height <= (stride - 1) * gap * sine) return false;
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    for (int i = 0; i < ticks.size(); ++i) {
+      const int index = qRound(ticks[i]);
+      if (labels[i].isEmpty() != (index % stride != 0)) return false;
+      if (!labels[i].isEmpty() &&
+          labels[i] != (axis == plot.xAxis ? "s" : "t") + QString::number(index))
+        return false;
+    }
+    return ticks.size() == n;
+  };
+  QTRY_VERIFY(thinned(plot.xAxis, 0.866) && thinned(plot.yAxis, 1.0));
+  // Hidden labels are named on hover.
+  const QPoint cell(qRound(plot.xAxis->coordToPixel(5)), qRound(plot.yAxis->coordToPixel(3)));
+  QVERIFY2(plot.toolTipAt(cell).contains("source: s5\ntarget: t3"),
+           qPrintable(plot.toolTipAt(cell)));
+
+  // Zoomed in, the cells are large enough for every label again.
+  plot.xAxis->setRange(-0.5, 9.5);
+  plot.yAxis->setRange(-0.5, 9.5);
+  plot.replot();
+  QTRY_VERIFY(!plot.xAxis->tickVectorLabels().contains(QString()) &&
+              !plot.yAxis->tickVectorLabels().contains(QString()));
+
+  // The step panel's bars over a long sentence: the same, and the hover names a hidden one.
+  QStringList words;
+  for (int i = 0; i < 80; ++i) words << QStringLiteral("w%1").arg(i);
+  typeAndTranslate(words.join(' '));
+  Q_EMIT window_->heatmap()->rowClicked(0);
+  AttentionBars* bars = window_->stepPanel()->bars();
+  auto* barTicker = dynamic_cast<SparseTickerText*>(bars->xAxis->ticker().data());
+  QVERIFY(barTicker);
+  QTRY_VERIFY(barTicker->stride() > 1);
+  QTRY_VERIFY(bars->xAxis->tickVectorLabels().count(QString()) > 0);
+  const int hidden = 1;  // not a multiple of a stride above 1
+  const QPoint bar(qRound(bars->xAxis->coordToPixel(double(hidden))),
+                   bars->axisRect()->rect().center().y());
+  const QString tip = bars->toolTipAt(bar);
+  QVERIFY2(tip.contains(barTicker->ticks().value(hidden)) && tip.contains("weight"),
+           qPrintable(tip));
+  QVERIFY(bars->toolTipAt(QPoint(0, 0)).isEmpty());
 }
 
 QTEST_MAIN(MainWindowTest)
