@@ -11,7 +11,9 @@ namespace attnscope::ui {
 /// The colour of copied words and of the frames around the cells they were copied from.
 inline constexpr const char* kCopiedColour = "#0a84ff";
 
-/// "copied from source word 'Merkel' (attention 0.71)".
+/// "copied from source word 'Merkel' (attention 0.71)"; when the row weighed the end token
+/// more: "copied from source word 'business' (attention 0.19); </s> weighed more (0.29) but
+/// is no word".
 QString copyNote(const Translation& t, const CopiedWord& copy);
 
 /// The translation's words as HTML (escaped). A word holding a copied token is drawn in the

@@ -41,15 +41,38 @@ TEST(CopyUnknownWords, TakesTheMostAttendedSourceWordAsTyped) {
   EXPECT_EQ(t.text(), "Merkel Angela lacht");
 }
 
-TEST(CopyUnknownWords, NeverCopiesTheEndToken) {
+TEST(CopyUnknownWords, ARowThatWeighsTheEndTokenMostCopiesTheWordThatWeighsMostAfterIt) {
   std::vector<std::vector<float>> rows = kToMerkelThenAngela;
-  rows[0] = {0.1f, 0.1f, 0.1f, 0.7f};  // weighs the end token most
+  rows[0] = {0.1f, 0.25f, 0.05f, 0.6f};  // weighs the end token most, "Merkel" next
   Translation t = hand_built(rows);
   copy_unknown_words(t);
-  EXPECT_EQ(t.tokens[0], "<unk>");  // its row weighs "</s>" most
-  EXPECT_EQ(t.tokens[1], "Angela");
-  ASSERT_EQ(t.copied.size(), 1u);
-  EXPECT_EQ(t.copied[0].target, 1);
+  EXPECT_EQ(t.tokens, (std::vector<std::string>{"Merkel", "Angela", "lacht", "</s>"}));
+  ASSERT_EQ(t.copied.size(), 2u);
+  EXPECT_EQ(t.copied[0].source, 1);
+  EXPECT_FLOAT_EQ(t.copied[0].attention, 0.25f);
+  EXPECT_TRUE(t.copied[0].end_weighed_more);
+  EXPECT_FALSE(t.copied[1].end_weighed_more);  // its row weighs "Angela" most
+}
+
+TEST(CopyUnknownWords, NeverCopiesTheEndTokenAndKeepsUnknownWhenTheSourceHasNoWord) {
+  // The whole row on the end token: a word with no weight at all is still copied, not "</s>".
+  std::vector<std::vector<float>> rows = kToMerkelThenAngela;
+  rows[0] = {0.0f, 0.0f, 0.0f, 1.0f};
+  Translation t = hand_built(rows);
+  copy_unknown_words(t);
+  EXPECT_EQ(t.tokens[0], "Angela");  // the first of equal weights
+  EXPECT_TRUE(t.copied[0].end_weighed_more);
+
+  // An empty sentence is only its end token: nothing to copy, "<unk>" stays.
+  Translation empty;
+  empty.source.tokens = {"</s>"};
+  empty.source.typed = {"</s>"};
+  empty.source.kept_length = 0;
+  empty.tokens = {"<unk>", "</s>"};
+  empty.attention = {{1.0f}, {1.0f}};
+  copy_unknown_words(empty);
+  EXPECT_EQ(empty.tokens[0], "<unk>");
+  EXPECT_TRUE(empty.copied.empty());
 }
 
 TEST(CopyUnknownWords, ASecondCallAndATranslationWithoutTypedSourceChangeNothing) {

@@ -450,6 +450,19 @@ void ScriptedModelViewTest::unknownWordsAreCopiedMarkedAndCanBeKept() {
   QCOMPARE(copyNoteOfLink(snapshot.translation, "copied:0"), copied.copyNotes.at(1));
   QVERIFY(copyNoteOfLink(snapshot.translation, "copied:7").isEmpty());
 
+  // A row that weighs the appended end token most copies the word after it, and its note says
+  // why the brighter cell was passed over.
+  attnscope::Translation endPeaked;
+  endPeaked.source.tokens = {"days", "business", "</s>"};
+  endPeaked.source.typed = {"days", "Business", "</s>"};
+  endPeaked.source.kept_length = 2;
+  endPeaked.tokens = {"<unk>", "</s>"};
+  endPeaked.attention = {{0.12f, 0.19f, 0.69f}, {0.0f, 0.0f, 1.0f}};
+  attnscope::copy_unknown_words(endPeaked);
+  QCOMPARE(copyNote(endPeaked, endPeaked.copied.at(0)),
+           QString("copied from source word 'Business' (attention 0.19); </s> weighed more (0.69) "
+                   "but is no word"));
+
   const QString json = QDir(models_.path()).filePath("copied.json");
   exportHeatmaps({window_->heatmap()}, json, {});
   QFile file(json);

@@ -7,8 +7,9 @@ namespace attnscope {
 
 /// What becomes of the unknown-word token ("<unk>") in a translation.
 enum class UnknownWords {
-  // Replaced by the source token its attention row weighs most, as typed (Luong et al. 2015);
-  // kept when that token is the source's appended end token.
+  // Replaced by the source token its attention row weighs most, as typed (Luong et al. 2015).
+  // The appended end token is never copied: when it weighs most, the word that weighs most
+  // after it is; kept only when the source has no word at all.
   kCopy,
   kKeep,  // left as the model emitted it
 };
@@ -58,6 +59,8 @@ struct CopiedWord {
   int target = 0;          // index into Translation::tokens
   int source = 0;          // index into SourceText::tokens
   float attention = 0.0f;  // the weight of that source token in the step's attention row
+  // The row weighed the appended end token more than any word: `source` is the runner-up.
+  bool end_weighed_more = false;
 };
 
 struct Translation {
@@ -108,10 +111,11 @@ struct Step {
   bool forced = false;                // the token was chosen by the caller, not the argmax
 };
 
-/// Replaces every unknown token of `t` whose attention row weighs a source token (not the
-/// appended end token) most by that token as typed, and records it in t.copied. Rows use the
-/// model's own attention (for several heads: the mean of the last layer's). Does nothing when
-/// t.copied is not empty (copied already).
+/// Replaces every unknown token of `t` by the source token, as typed, that its attention row
+/// weighs most among the tokens before the appended end token, and records it in t.copied
+/// (end_weighed_more when the end token weighed more still). Rows use the model's own attention
+/// (for several heads: the mean of the last layer's). Keeps the unknown token when there is no
+/// typed source token to copy, and does nothing when t.copied is not empty (copied already).
 void copy_unknown_words(Translation& t);
 
 /// Attention entropy −Σ a log a in nats (0 for a one-hot row, log n for a uniform one).

@@ -42,16 +42,23 @@ std::vector<std::vector<float>> Translation::attention_for(const AttentionChoice
 
 void copy_unknown_words(Translation& t) {
   if (!t.copied.empty()) return;  // copied already; a copied word may itself read "<unk>"
+  // Positions from kept_length on hold the appended end token: copying it would say nothing,
+  // so the choice is among the words before it, and a row that weighs the end token most
+  // copies its runner-up (the rule kept "<unk>" there; see README, Unknown words).
+  const auto end = static_cast<size_t>(std::max(t.source.kept_length, 0));
   for (size_t i = 0; i < t.tokens.size() && i < t.attention.size(); ++i) {
     if (t.tokens[i] != t.unknown_token) continue;
     const std::vector<float>& row = t.attention[i];
-    if (row.empty()) continue;
-    const auto best = static_cast<size_t>(std::max_element(row.begin(), row.end()) - row.begin());
-    // Positions from kept_length on hold the appended end token: copying it would say nothing.
-    if (best >= static_cast<size_t>(t.source.kept_length) || best >= t.source.typed.size())
-      continue;
+    const auto candidates =
+        static_cast<std::ptrdiff_t>(std::min({end, t.source.typed.size(), row.size()}));
+    if (candidates == 0) continue;
+    const auto best =
+        static_cast<size_t>(std::max_element(row.begin(), row.begin() + candidates) - row.begin());
+    const bool end_weighed_more =
+        end < row.size() && std::any_of(row.begin() + static_cast<std::ptrdiff_t>(end), row.end(),
+                                        [&](float weight) { return weight > row[best]; });
     t.tokens[i] = t.source.typed[best];
-    t.copied.push_back({static_cast<int>(i), static_cast<int>(best), row[best]});
+    t.copied.push_back({static_cast<int>(i), static_cast<int>(best), row[best], end_weighed_more});
   }
 }
 
