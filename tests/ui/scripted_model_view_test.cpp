@@ -450,8 +450,8 @@ void ScriptedModelViewTest::unknownWordsAreCopiedMarkedAndCanBeKept() {
   QCOMPARE(copyNoteOfLink(snapshot.translation, "copied:0"), copied.copyNotes.at(1));
   QVERIFY(copyNoteOfLink(snapshot.translation, "copied:7").isEmpty());
 
-  // A row that weighs the appended end token most copies the word after it, and its note says
-  // why the brighter cell was passed over.
+  // A row that weighs the appended end token most copies the runner-up, and its note says why
+  // the brighter cell was passed over.
   attnscope::Translation endPeaked;
   endPeaked.source.tokens = {"days", "business", "</s>"};
   endPeaked.source.typed = {"days", "Business", "</s>"};

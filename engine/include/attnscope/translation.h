@@ -8,8 +8,8 @@ namespace attnscope {
 /// What becomes of the unknown-word token ("<unk>") in a translation.
 enum class UnknownWords {
   // Replaced by the source token its attention row weighs most, as typed (Luong et al. 2015).
-  // The appended end token is never copied: when it weighs most, the word that weighs most
-  // after it is; kept only when the source has no word at all.
+  // The appended end token is never copied: when it weighs most, the runner-up (the word that
+  // weighs most) is; kept only when the source has no word at all.
   kCopy,
   kKeep,  // left as the model emitted it
 };
