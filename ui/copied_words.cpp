@@ -4,7 +4,6 @@
 
 #include <QObject>
 #include <QStringList>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -21,18 +20,13 @@ QString copyNote(const Translation& t, const CopiedWord& copy) {
   const QString note =
       QObject::tr("copied from source word '%1' (attention %2)")
           .arg(QString::fromStdString(word), QString::number(copy.attention, 'f', 2));
-  if (!copy.end_weighed_more) return note;
+  if (!copy.end_weighed_more()) return note;
   // The row peaked on the appended end token, which is no word: say what it weighed, so the
   // brighter cell beside the framed one does not look like a mistake.
-  const auto target = static_cast<size_t>(copy.target);
-  const auto end = static_cast<size_t>(std::max(t.source.kept_length, 0));
-  float endWeight = 0.0f;
-  if (target < t.attention.size())
-    for (size_t s = end; s < t.attention[target].size(); ++s)
-      endWeight = std::max(endWeight, t.attention[target][s]);
-  const std::string endToken = end < t.source.tokens.size() ? t.source.tokens[end] : t.end_token;
+  const auto end = static_cast<size_t>(t.source.kept_length);  // the appended end token
+  const std::string& endToken = end < t.source.tokens.size() ? t.source.tokens[end] : t.end_token;
   return QObject::tr("%1; %2 weighed more (%3) but is no word")
-      .arg(note, QString::fromStdString(endToken), QString::number(endWeight, 'f', 2));
+      .arg(note, QString::fromStdString(endToken), QString::number(copy.end_attention, 'f', 2));
 }
 
 QString translationHtml(const Translation& t) {

@@ -50,8 +50,9 @@ TEST(CopyUnknownWords, ARowThatWeighsTheEndTokenMostCopiesTheRunnerUp) {
   ASSERT_EQ(t.copied.size(), 2u);
   EXPECT_EQ(t.copied[0].source, 1);
   EXPECT_FLOAT_EQ(t.copied[0].attention, 0.25f);
-  EXPECT_TRUE(t.copied[0].end_weighed_more);
-  EXPECT_FALSE(t.copied[1].end_weighed_more);  // its row weighs "Angela" most
+  EXPECT_FLOAT_EQ(t.copied[0].end_attention, 0.6f);
+  EXPECT_TRUE(t.copied[0].end_weighed_more());
+  EXPECT_FALSE(t.copied[1].end_weighed_more());  // its row weighs "Angela" most
 }
 
 TEST(CopyUnknownWords, NeverCopiesTheEndTokenAndKeepsUnknownWhenTheSourceHasNoWord) {
@@ -62,7 +63,7 @@ TEST(CopyUnknownWords, NeverCopiesTheEndTokenAndKeepsUnknownWhenTheSourceHasNoWo
   copy_unknown_words(t);
   EXPECT_EQ(t.tokens[0], "Angela");  // the first of equal weights
   ASSERT_FALSE(t.copied.empty());
-  EXPECT_TRUE(t.copied[0].end_weighed_more);
+  EXPECT_TRUE(t.copied[0].end_weighed_more());
 
   // An empty sentence is only its end token: nothing to copy, "<unk>" stays.
   Translation empty;

@@ -56,11 +56,13 @@ struct SourceText {
 
 /// An output "<unk>" replaced by a source token (UnknownWords::kCopy).
 struct CopiedWord {
-  int target = 0;          // index into Translation::tokens
-  int source = 0;          // index into SourceText::tokens
-  float attention = 0.0f;  // the weight of that source token in the step's attention row
-  // The row weighed the appended end token more than any word: `source` is the runner-up.
-  bool end_weighed_more = false;
+  int target = 0;              // index into Translation::tokens
+  int source = 0;              // index into SourceText::tokens
+  float attention = 0.0f;      // the weight of that source token in the step's attention row
+  float end_attention = 0.0f;  // the weight of the appended end token in that row (0: none)
+
+  /// The row weighed the end token more than any word: `source` is the runner-up.
+  bool end_weighed_more() const { return end_attention > attention; }
 };
 
 struct Translation {
@@ -113,9 +115,9 @@ struct Step {
 
 /// Replaces every unknown token of `t` by the source token, as typed, that its attention row
 /// weighs most among the tokens before the appended end token, and records it in t.copied
-/// (end_weighed_more when the end token weighed more still). Rows use the model's own attention
-/// (for several heads: the mean of the last layer's). Keeps the unknown token when there is no
-/// typed source token to copy, and does nothing when t.copied is not empty (copied already).
+/// with the end token's weight. Rows use the model's own attention (for several heads: the mean
+/// of the last layer's). Keeps the unknown token when there is no typed source token to copy,
+/// and does nothing when t.copied is not empty (copied already).
 void copy_unknown_words(Translation& t);
 
 /// Attention entropy −Σ a log a in nats (0 for a one-hot row, log n for a uniform one).

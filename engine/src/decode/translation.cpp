@@ -54,11 +54,12 @@ void copy_unknown_words(Translation& t) {
     if (candidates == 0) continue;
     const auto best =
         static_cast<size_t>(std::max_element(row.begin(), row.begin() + candidates) - row.begin());
-    const bool end_weighed_more =
-        end < row.size() && std::any_of(row.begin() + static_cast<std::ptrdiff_t>(end), row.end(),
-                                        [&](float weight) { return weight > row[best]; });
+    const float end_attention =
+        end < row.size()
+            ? *std::max_element(row.begin() + static_cast<std::ptrdiff_t>(end), row.end())
+            : 0.0f;
     t.tokens[i] = t.source.typed[best];
-    t.copied.push_back({static_cast<int>(i), static_cast<int>(best), row[best], end_weighed_more});
+    t.copied.push_back({static_cast<int>(i), static_cast<int>(best), row[best], end_attention});
   }
 }
 
