@@ -134,17 +134,39 @@ case "$mode" in
     cmake -S fuzz -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
     cmake --build build-fuzz
     targets=(tokenizer checkpoint attention_file snapshots)
-    for target in "${targets[@]}"; do
+    # Each fuzzer is one process on one core: as many run at once as there are cores, each
+    # for the full time.
+    fuzz_one() {
+      local target=$1
       # New inputs go to build-fuzz/corpus; fuzz/corpus (the committed seeds) is only read.
       mkdir -p "build-fuzz/corpus/$target" build-fuzz/crashes
-      echo "fuzzing $target for $seconds s"
       "build-fuzz/${target}_fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
         -print_final_stats=1 -artifact_prefix=build-fuzz/crashes/ \
-        "build-fuzz/corpus/$target" "fuzz/corpus/$target" 2>"build-fuzz/$target.log" ||
-        { tail -n 60 "build-fuzz/$target.log" >&2; exit 1; }
+        "build-fuzz/corpus/$target" "fuzz/corpus/$target" 2>"build-fuzz/$target.log"
+    }
+    cores=$(nproc)
+    failed=()
+    for ((first = 0; first < ${#targets[@]}; first += cores)); do
+      running=()
+      for target in "${targets[@]:first:cores}"; do
+        echo "fuzzing $target for $seconds s"
+        fuzz_one "$target" &
+        running+=("$!:$target")
+      done
+      for job in "${running[@]}"; do
+        wait "${job%%:*}" || failed+=("${job#*:}")
+      done
+    done
+    for target in "${targets[@]}"; do
+      echo "$target:"
       grep -E "^(Done|stat::number_of_executed_units)" "build-fuzz/$target.log" || true
     done
-    echo "fuzz: ${#targets[@]} passed, 0 failed"  # a failing target exited above
+    for target in "${failed[@]}"; do
+      echo "fuzz: $target failed" >&2
+      tail -n 60 "build-fuzz/$target.log" >&2
+    done
+    echo "fuzz: $((${#targets[@]} - ${#failed[@]})) passed, ${#failed[@]} failed"
+    [ ${#failed[@]} -eq 0 ]
     ;;
   *)
     echo "usage: $0 [run [SENTENCE] | test | build | sanitize | fuzz [SECONDS]]" >&2

@@ -21,10 +21,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "compare_view.h"
-#include "corpus_view.h"
-#include "heatmap_plot.h"
-#include "main_window.h"
+#include "plots/heatmap_plot.h"
+#include "tabs/compare_view.h"
+#include "tabs/corpus_view.h"
+#include "window/main_window.h"
 
 namespace {
 

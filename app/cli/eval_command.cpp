@@ -21,8 +21,8 @@
 #include <QFileInfo>
 
 #include "cli/headless_application.h"
-#include "exporter.h"
-#include "length_plot.h"
+#include "plots/length_plot.h"
+#include "render/exporter.h"
 #endif
 
 namespace attnscope::cli {

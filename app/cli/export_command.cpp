@@ -19,11 +19,11 @@
 #include <QApplication>
 #include <QFileInfo>
 
-#include "attention_matrix.h"
 #include "cli/headless_application.h"
-#include "exporter.h"
-#include "heatmap_plot.h"
-#include "snapshot_timeline.h"
+#include "core/attention_matrix.h"
+#include "plots/heatmap_plot.h"
+#include "render/exporter.h"
+#include "render/snapshot_timeline.h"
 #endif
 
 namespace attnscope::cli {

@@ -24,6 +24,7 @@ int fail(const std::string& message, int code = 1) {
 int main(int argc, char** argv) {
   CLI::App app{"attnscope-cli: attention in neural machine translation, from the command line"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("attnscope-cli ") + ATTNSCOPE_VERSION);
   std::map<CLI::App*, attnscope::cli::Action> actions;
   auto add = [&](const char* name, const char* help, auto adder) {
     CLI::App* command = app.add_subcommand(name, help);

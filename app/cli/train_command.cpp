@@ -1,5 +1,4 @@
 #include <attnscope/errors.h>
-#include <attnscope/thread_settings.h>
 #include <attnscope/trainer.h>
 #include <attnscope/training_tasks.h>
 #include <unistd.h>
@@ -101,6 +100,7 @@ const FlagNames kTrainFlags = {
     {"distributed.master_address", "--master"},
     {"distributed.master_port", "--master"},
     {"distributed.timeout_seconds", "--timeout"},
+    {"threads", "--threads"},
 };
 
 // A whole number from the environment, as torchrun sets them; a bad one is named.
@@ -146,6 +146,7 @@ void apply_task_defaults(CLI::App& app, TrainOptions& o) {
   if (unset("--emb")) o.model.embedding = task.model.embedding;
   if (unset("--hidden")) o.model.hidden = task.model.hidden;
   if (unset("--dropout")) o.model.dropout = task.model.dropout;
+  if (unset("--threads")) o.threads = task.threads;
   o.label_smoothing = task.label_smoothing;
   o.model.source_language = task.model.source_language;
   o.model.target_language = task.model.target_language;
@@ -173,7 +174,7 @@ Action add_train_command(CLI::App& app) {
                  "sentence)");
   app.add_option("--test-src", o.test_source_path, "test source: BLEU stored in the model");
   app.add_option("--test-tgt", o.test_target_path, "test target");
-  app.add_option("--score", o.model.score, "attention score function")->required();
+  app.add_option("--score", o.model.score, "attention score function")->capture_default_str();
   app.add_option("--out", o.output_path, "model file to write")->required();
   app.add_option("--epochs", o.epochs, "maximum epochs")->capture_default_str();
   app.add_option("--emb", o.model.embedding, "embedding size")->capture_default_str();
@@ -231,6 +232,7 @@ Action add_train_command(CLI::App& app) {
         o.distributed.rank = environment_number("RANK", 0);
     }
     apply_master(c->master, o.distributed);
+    o.threads = c->threads;
     // Notes come from the process that reports: rank 0, not the ranks' starter or the others.
     const bool reports = c->local_processes == 0 && o.distributed.rank == 0;
     if (!o.task.empty()) {
@@ -243,9 +245,6 @@ Action add_train_command(CLI::App& app) {
         return 0;
       });
       apply_task_defaults(app, o);
-      // A task's matrices are too small to share: on two cores one thread trained `reverse` to
-      // 95% in 2.7 s, two threads in 6.5 s.
-      if (app.get_option("--threads")->count() == 0) set_thread_count(1);
     } else {
       for (const char* flag : {"--src", "--tgt", "--val-src", "--val-tgt"})
         if (app.get_option(flag)->count() == 0)

@@ -7,7 +7,7 @@
 #include <QFileInfo>
 #include <cstdio>
 
-#include "main_window.h"
+#include "window/main_window.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);

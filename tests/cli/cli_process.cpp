@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "time_scale.h"
+
 #ifndef ATTNSCOPE_CLI
 #error "ATTNSCOPE_CLI: the path of attnscope-cli, set by tests/CMakeLists.txt"
 #endif
@@ -21,9 +23,7 @@ namespace attnscope::cli_test {
 using Clock = std::chrono::steady_clock;
 
 // Sanitizer builds start and run several times slower.
-const double kTimeScale = std::getenv("ATTNSCOPE_TEST_TIME_SCALE")
-                              ? std::atof(std::getenv("ATTNSCOPE_TEST_TIME_SCALE"))
-                              : 1.0;
+const double kTimeScale = testing::time_scale();
 
 std::ostream& operator<<(std::ostream& out, const Outcome& r) {
   return out << "exit " << r.exit_code << " signal " << r.signal

@@ -14,19 +14,20 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "attention_file_dialog.h"
-#include "candidates_view.h"
-#include "decoding_controller.h"
 #include "engine/test_models.h"
-#include "exporter.h"
-#include "heatmap_plot.h"
-#include "history_line_edit.h"
-#include "main_window.h"
-#include "step_panel.h"
+#include "plots/heatmap_plot.h"
+#include "render/exporter.h"
+#include "ui/fixture.h"
+#include "widgets/attention_file_dialog.h"
+#include "widgets/candidates_view.h"
+#include "widgets/history_line_edit.h"
+#include "widgets/step_panel.h"
+#include "window/main_window.h"
+#include "workers/decoding_controller.h"
 
 using namespace attnscope::ui;
 
-class AttentionFileTest : public QObject {
+class AttentionFileTest : public test::WindowTest {
   Q_OBJECT
 
  private Q_SLOTS:
@@ -43,28 +44,17 @@ class AttentionFileTest : public QObject {
  private:
   QString write(const QString& name, const QByteArray& bytes);
 
-  QTemporaryDir models_;
   QTemporaryDir files_;
-  std::unique_ptr<MainWindow> window_;
 };
 
 void AttentionFileTest::initTestCase() {
-  QVERIFY(models_.isValid() && files_.isValid());
-  const QString made = QString::fromStdString(attnscope::testing::random_model_file("location"));
-  QVERIFY(QFile::copy(made, models_.filePath(QStringLiteral("location.attnmodel"))));
-  qputenv("ATTNSCOPE_MODEL_DIR", models_.path().toUtf8());
-  QStandardPaths::setTestModeEnabled(true);
+  QVERIFY(files_.isValid());
+  QVERIFY(setUpModels({"location"}));
 }
 
-void AttentionFileTest::init() {
-  window_ = std::make_unique<MainWindow>();
-  window_->selectModel("location");
-  window_->show();
-  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-  QTRY_COMPARE(window_->modelBox()->currentText(), QStringLiteral("location"));
-}
+void AttentionFileTest::init() { QVERIFY(showWindow("location")); }
 
-void AttentionFileTest::cleanup() { window_.reset(); }
+void AttentionFileTest::cleanup() { closeWindow(); }
 
 QString AttentionFileTest::write(const QString& name, const QByteArray& bytes) {
   QFile file(files_.filePath(name));
@@ -133,6 +123,8 @@ void AttentionFileTest::openedFileShowsItsTokensAndEmptiesTheStepPanel() {
   QTRY_VERIFY_WITH_TIMEOUT(
       window_->controller()->snapshot() && window_->controller()->snapshot()->finished, 20000);
   Q_EMIT window_->heatmap()->rowClicked(0);
+  QCOMPARE(window_->stepPanel()->candidates()->count(),
+           static_cast<int>(window_->controller()->snapshot()->steps.at(0).candidates.size()));
   QVERIFY(window_->stepPanel()->candidates()->count() > 0);
 
   const QString path =

@@ -1,7 +1,7 @@
 // QtTest (offscreen) of the Corpus tab: a run over small test sets with untrained models (the
 // baseline without attention among them), its plot, tables, exports, cancel and bad input, and a
 // double-clicked sentence opening in the Translation tab.
-#include "corpus_view.h"
+#include "tabs/corpus_view.h"
 
 #include <attnscope/score_functions.h>
 
@@ -25,9 +25,10 @@
 #include <QtTest>
 
 #include "engine/test_models.h"
-#include "history_line_edit.h"
-#include "length_plot.h"
-#include "main_window.h"
+#include "plots/length_plot.h"
+#include "ui/fixture.h"
+#include "widgets/history_line_edit.h"
+#include "window/main_window.h"
 
 using namespace attnscope::ui;
 
@@ -57,7 +58,7 @@ class CorpusViewTest : public QObject {
 
 void CorpusViewTest::initTestCase() {
   QVERIFY(dir_.isValid());
-  QStandardPaths::setTestModeEnabled(true);
+  QVERIFY(test::isolateSettings());
   additive_ = QString::fromStdString(attnscope::testing::random_model_file("additive"));
   none_ = QString::fromStdString(attnscope::testing::random_model_file(attnscope::kNoAttention));
   source_ = writeLines("source.txt", 30, 1);
@@ -153,6 +154,16 @@ void CorpusViewTest::sentenceTableSortsByValueAndFilters() {
   // The filter keeps the rows whose source or translation holds the text.
   const QString wanted = QString::fromStdString(view.report().sources[3]);
   view.filterEdit()->setText(wanted);
+  // Exactly the rows holding it in some column, the wanted line's own among them.
+  const QAbstractItemModel* all = rows->sourceModel();
+  int holding = 0;
+  for (int r = 0; r < all->rowCount(); ++r) {
+    bool holds = false;
+    for (int c = 0; c < all->columnCount(); ++c)
+      holds |= all->index(r, c).data().toString().contains(wanted, Qt::CaseInsensitive);
+    holding += holds;
+  }
+  QCOMPARE(rows->rowCount(), holding);
   QVERIFY(rows->rowCount() >= 1);
   QVERIFY(rows->rowCount() < 30);
   for (int r = 0; r < rows->rowCount(); ++r)
@@ -268,10 +279,7 @@ void CorpusViewTest::badFilesGiveOneLineNamingTheFile() {
 
 void CorpusViewTest::doubleClickedSentenceOpensInTheTranslationTab() {
   QTemporaryDir models;
-  for (const std::string& score : attnscope::score_function_names())
-    QVERIFY(QFile::copy(QString::fromStdString(attnscope::testing::random_model_file(score)),
-                        models.filePath(QString::fromStdString(score) + ".attnmodel")));
-  qputenv("ATTNSCOPE_MODEL_DIR", models.path().toUtf8());
+  QVERIFY(test::provideModels(models, attnscope::score_function_names()));
   MainWindow window;
   window.resize(1200, 800);
   window.show();

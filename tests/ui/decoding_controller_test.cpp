@@ -1,7 +1,7 @@
 // The step-wise session logic without widgets: a DecodingController over a real EngineWorker on
 // its own thread and an untrained test model, so stepping is deterministic and checkable against
 // the engine's own greedy search.
-#include "decoding_controller.h"
+#include "workers/decoding_controller.h"
 
 #include <attnscope/translator.h>
 
@@ -10,7 +10,7 @@
 #include <QtTest>
 
 #include "engine/test_models.h"
-#include "engine_worker.h"
+#include "workers/engine_worker.h"
 
 using namespace attnscope::ui;
 

@@ -18,13 +18,14 @@
 #include <QtTest>
 
 #include "engine/test_models.h"
-#include "heatmap_plot.h"
-#include "history_line_edit.h"
-#include "main_window.h"
+#include "plots/heatmap_plot.h"
+#include "ui/fixture.h"
+#include "widgets/history_line_edit.h"
+#include "window/main_window.h"
 
 using namespace attnscope::ui;
 
-class HostileInputTest : public QObject {
+class HostileInputTest : public test::WindowTest {
   Q_OBJECT
 
  private Q_SLOTS:
@@ -44,33 +45,19 @@ class HostileInputTest : public QObject {
  private:
   // The text of the one message box shown since the last call ("" when none), then closes it.
   QString takeError();
-  void translate(const QString& sentence);
+  // setText: keyClicks cannot type NUL or controls. An empty sentence is answered at once.
+  bool translate(const QString& sentence) {
+    return WindowTest::translate(sentence, Entry::Set, Settle::No, 20000);
+  }
 
-  QTemporaryDir models_;
   QTemporaryDir scratch_;
-  std::unique_ptr<MainWindow> window_;
 };
 
-void HostileInputTest::initTestCase() {
-  QVERIFY(models_.isValid());
-  for (const std::string& score : attnscope::score_function_names()) {
-    const QString made = QString::fromStdString(attnscope::testing::random_model_file(score));
-    QVERIFY(QFile::copy(made, models_.filePath(QString::fromStdString(score) + ".attnmodel")));
-  }
-  qputenv("ATTNSCOPE_MODEL_DIR", models_.path().toUtf8());
-  QStandardPaths::setTestModeEnabled(true);
-}
+void HostileInputTest::initTestCase() { QVERIFY(setUpModels(attnscope::score_function_names())); }
 
-void HostileInputTest::init() {
-  window_ = std::make_unique<MainWindow>();
-  window_->selectModel("location");
-  window_->show();
-  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-  // The model list comes from the engine thread.
-  QTRY_COMPARE(window_->modelBox()->currentText(), QStringLiteral("location"));
-}
+void HostileInputTest::init() { QVERIFY(showWindow("location")); }
 
-void HostileInputTest::cleanup() { window_.reset(); }
+void HostileInputTest::cleanup() { closeWindow(); }
 
 QString HostileInputTest::takeError() {
   QCoreApplication::processEvents();
@@ -84,13 +71,6 @@ QString HostileInputTest::takeError() {
   if (!QTest::qWaitFor([&] { return window_->findChildren<QMessageBox*>().isEmpty(); }, 5000))
     text += QStringLiteral("\n(a message box did not close)");
   return text;
-}
-
-void HostileInputTest::translate(const QString& sentence) {
-  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
-  window_->sourceEdit()->setText(sentence);  // setText: keyClicks cannot type NUL or controls
-  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
-  if (updated.isEmpty()) QVERIFY(updated.wait(20000));
 }
 
 void HostileInputTest::hostileSentences_data() {
@@ -110,8 +90,8 @@ void HostileInputTest::hostileSentences_data() {
 
 void HostileInputTest::hostileSentences() {
   QFETCH(QString, sentence);
-  translate(QStringLiteral("a b c"));  // something to replace, so an empty result shows
-  translate(sentence);
+  QVERIFY(translate(QStringLiteral("a b c")));  // something to replace, so an empty result shows
+  QVERIFY(translate(sentence));
   const AttentionMatrix& m = window_->heatmap()->matrix();
   QCOMPARE(m.targetTokens.size(), m.rows());
   for (const auto& row : m.weights) QCOMPARE(row.size(), m.columns());
@@ -130,8 +110,8 @@ void HostileInputTest::hostileSentences() {
     QVERIFY2(window_->outputLabel()->text().contains(QStringLiteral("5000 words")),
              qPrintable(window_->outputLabel()->text()));
   QCOMPARE(takeError(), QString());
-  translate(QStringLiteral("a b c"));  // still usable
-  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+  QVERIFY(translate(QStringLiteral("a b c")));  // still usable
+  QVERIFY(showsTranslationOf(QStringLiteral("a b c"), QStringLiteral("location")));
 }
 
 void HostileInputTest::badModelFiles_data() {
@@ -174,8 +154,8 @@ void HostileInputTest::badModelFiles() {
   QVERIFY2(error.contains(problem), qPrintable(error));
   QVERIFY2(!error.contains('\n'), qPrintable(error));
   QCOMPARE(window_->modelBox()->count(), models);
-  translate(QStringLiteral("a b"));
-  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+  QVERIFY(translate(QStringLiteral("a b")));
+  QVERIFY(showsTranslationOf(QStringLiteral("a b"), QStringLiteral("location")));
 }
 
 void HostileInputTest::damagedWeightsShowAnErrorWhenTheModelIsUsed() {
@@ -201,8 +181,8 @@ void HostileInputTest::damagedWeightsShowAnErrorWhenTheModelIsUsed() {
   QVERIFY2(error.contains(QStringLiteral("'%1'").arg(path)), qPrintable(error));
   QVERIFY2(error.contains(QStringLiteral("checksum mismatch")), qPrintable(error));
   window_->selectModel(QStringLiteral("additive"));  // the others still work
-  translate(QStringLiteral("a b"));
-  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+  QVERIFY(translate(QStringLiteral("a b")));
+  QVERIFY(showsTranslationOf(QStringLiteral("a b"), QStringLiteral("additive")));
 }
 
 void HostileInputTest::badExportPaths_data() {
@@ -226,7 +206,7 @@ void HostileInputTest::badExportPaths_data() {
 void HostileInputTest::badExportPaths() {
   QFETCH(QString, path);
   QFETCH(QString, problem);
-  translate(QStringLiteral("a b c"));
+  QVERIFY(translate(QStringLiteral("a b c")));
   window_->exportTo(path, ExportOptions{});
   const QString error = takeError();
   QVERIFY2(error.startsWith(QStringLiteral("cannot export to '%1': ").arg(path)),
@@ -237,7 +217,7 @@ void HostileInputTest::badExportPaths() {
 }
 
 void HostileInputTest::exportNeverReplacesAFifo() {
-  translate(QStringLiteral("a b c"));
+  QVERIFY(translate(QStringLiteral("a b c")));
   const QString fifo = scratch_.filePath("export-fifo.csv");
   QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0644), 0);
   window_->exportTo(fifo, ExportOptions{});
@@ -249,7 +229,7 @@ void HostileInputTest::exportNeverReplacesAFifo() {
 }
 
 void HostileInputTest::exportToAFullDiskLeavesNoHalfFile() {
-  translate(QStringLiteral("a b c"));
+  QVERIFY(translate(QStringLiteral("a b c")));
   // Small enough for Qt's write buffer, so QSaveFile::commit() does the writing.
   const QString path = scratch_.filePath("full.csv");
   QFile::remove(path);

@@ -1,8 +1,9 @@
 // QtTest on the real widgets (QT_QPA_PLATFORM=offscreen): the window over six small untrained
 // models, one per score function, made by the test itself.
-#include "main_window.h"
+#include "window/main_window.h"
 
 #include <attnscope/model_catalog.h>
+#include <attnscope/translator.h>
 
 #include <QComboBox>
 #include <QFile>
@@ -16,19 +17,21 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "attention_bars.h"
-#include "candidates_view.h"
-#include "compare_view.h"
-#include "decoding_controller.h"
-#include "engine/test_models.h"
-#include "heatmap_plot.h"
-#include "history_line_edit.h"
-#include "step_panel.h"
-#include "tick_label_fit.h"
+#include "plots/attention_bars.h"
+#include "plots/heatmap_plot.h"
+#include "plots/tick_label_fit.h"
+#include "tabs/compare_view.h"
+#include "ui/fixture.h"
+#include "widgets/candidates_view.h"
+#include "widgets/history_line_edit.h"
+#include "widgets/step_panel.h"
+#include "workers/decoding_controller.h"
 
 using namespace attnscope::ui;
+using attnscope::ui::test::qStrings;
+using attnscope::ui::test::sameWeights;
 
-class MainWindowTest : public QObject {
+class MainWindowTest : public test::WindowTest {
   Q_OBJECT
 
  private Q_SLOTS:
@@ -50,58 +53,36 @@ class MainWindowTest : public QObject {
   void tooManyLabelsShowEveryNthAndHoverNamesTheRest();
 
  private:
-  void typeAndTranslate(const QString& sentence);
-  // Waits until the window has shown the answer to its newest step request.
-  bool settle();
+  // Types `sentence` key by key, presses Return and waits for the heatmap's first answer.
+  bool typeAndTranslate(const QString& sentence) {
+    return translate(sentence, Entry::Typed, Settle::No);
+  }
+  attnscope::Translation expected(const QString& sentence) const {
+    return engineTranslation(sentence, "additive");
+  }
   QStringList tickLabels(QCPAxis* axis) const;
-
-  QTemporaryDir models_;
-  std::unique_ptr<MainWindow> window_;
 };
 
-void MainWindowTest::initTestCase() {
-  QVERIFY(models_.isValid());
-  for (const std::string& score : attnscope::score_function_names()) {
-    const QString made = QString::fromStdString(attnscope::testing::random_model_file(score));
-    QVERIFY(QFile::copy(made, models_.filePath(QString::fromStdString(score) + ".attnmodel")));
-  }
-  qputenv("ATTNSCOPE_MODEL_DIR", models_.path().toUtf8());
-  QStandardPaths::setTestModeEnabled(true);  // settings go to a throw-away place
-}
+void MainWindowTest::initTestCase() { QVERIFY(setUpModels(attnscope::score_function_names())); }
 
-void MainWindowTest::init() {
-  window_ = std::make_unique<MainWindow>();
-  window_->selectModel("additive");
-  window_->show();
-  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-  // The model list comes from the engine thread.
-  QTRY_COMPARE(window_->modelBox()->currentText(), QString("additive"));
-}
+void MainWindowTest::init() { QVERIFY(showWindow("additive")); }
 
-void MainWindowTest::cleanup() { window_.reset(); }
-
-void MainWindowTest::typeAndTranslate(const QString& sentence) {
-  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
-  window_->sourceEdit()->clear();
-  QTest::keyClicks(window_->sourceEdit(), sentence);
-  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
-  QVERIFY(updated.wait(10000));
-}
-
-bool MainWindowTest::settle() {
-  return QTest::qWaitFor([&] { return !window_->controller()->busy(); }, 20000);
-}
+void MainWindowTest::cleanup() { closeWindow(); }
 
 QStringList MainWindowTest::tickLabels(QCPAxis* axis) const {
   return qSharedPointerCast<QCPAxisTickerText>(axis->ticker())->ticks().values();
 }
 
 void MainWindowTest::enterShowsHeatmapWithTokensAndNormalisedRows() {
-  typeAndTranslate("a b c d");
+  QVERIFY(typeAndTranslate("a b c d"));
+  QVERIFY(settled());  // the last step shown
   const AttentionMatrix& m = window_->heatmap()->matrix();
   QCOMPARE(m.sourceTokens, QStringList({"a", "b", "c", "d", "</s>"}));
-  QVERIFY(m.rows() > 0);
-  QCOMPARE(m.targetTokens.size(), m.rows());
+  // A row per output token of the engine's own greedy translation, and its attention.
+  const attnscope::Translation e = expected("a b c d");
+  QCOMPARE(m.targetTokens, qStrings(e.tokens));
+  QCOMPARE(m.rows(), static_cast<int>(e.tokens.size()));
+  QVERIFY(sameWeights(m, e.attention));
   for (const auto& row : m.weights) {
     QCOMPARE(row.size(), 5);
     double sum = 0;
@@ -114,11 +95,12 @@ void MainWindowTest::enterShowsHeatmapWithTokensAndNormalisedRows() {
   QVERIFY(map);
   QCOMPARE(map->data()->keySize(), 5);
   QCOMPARE(map->data()->valueSize(), m.rows());
-  QCOMPARE(window_->outputLabel()->text().isEmpty(), false);
+  QVERIFY(e.copied.empty());  // so the line is the plain words, without links
+  QCOMPARE(window_->outputLabel()->text(), QString::fromStdString(e.text()));
 }
 
 void MainWindowTest::steppingAddsAndRemovesRows() {
-  typeAndTranslate("a b c");
+  QVERIFY(typeAndTranslate("a b c"));
   const int full = window_->heatmap()->matrix().rows();
   QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
   QTest::keyClick(window_->heatmap(), Qt::Key_Home);
@@ -137,11 +119,18 @@ void MainWindowTest::steppingAddsAndRemovesRows() {
 }
 
 void MainWindowTest::forcingACandidateChangesTheToken() {
-  typeAndTranslate("a b c");
+  QVERIFY(typeAndTranslate("a b c"));
   const QString before = window_->heatmap()->matrix().targetTokens.value(0);
   Q_EMIT window_->heatmap()->rowClicked(0);  // select the first step
   CandidatesView* candidates = window_->stepPanel()->candidates();
-  QVERIFY(candidates->count() >= 2);
+  // The first step's top-k, most probable first: its emitted token, then the alternatives.
+  const std::vector<attnscope::Candidate>& top =
+      window_->controller()->snapshot()->steps[0].candidates;
+  QVERIFY(top.size() >= 2);
+  QCOMPARE(candidates->count(), static_cast<int>(top.size()));
+  for (int i = 0; i < candidates->count(); ++i)
+    QCOMPARE(candidates->item(i)->data(Qt::UserRole).toString(),
+             QString::fromStdString(top[static_cast<size_t>(i)].token));
   const QString alternative = candidates->item(1)->data(Qt::UserRole).toString();
   QVERIFY(alternative != before);
   QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
@@ -153,11 +142,13 @@ void MainWindowTest::forcingACandidateChangesTheToken() {
 }
 
 void MainWindowTest::switchingScoreFunctionChangesTheMatrix() {
-  typeAndTranslate("a b c d e");
+  QVERIFY(typeAndTranslate("a b c d e"));
   const AttentionMatrix additive = window_->heatmap()->matrix();
   QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
   window_->modelBox()->setCurrentText("location");
   QVERIFY(updated.wait(5000));
+  // The location model's own translation, not the additive one's redrawn.
+  QVERIFY(showsTranslationOf("a b c d e", "location"));
   const AttentionMatrix location = window_->heatmap()->matrix();
   QCOMPARE(location.sourceTokens, additive.sourceTokens);
   QVERIFY(location.weights != additive.weights);
@@ -165,7 +156,7 @@ void MainWindowTest::switchingScoreFunctionChangesTheMatrix() {
 }
 
 void MainWindowTest::compareGridHoldsAPlotPerModelAndCommonTargetSharesAxes() {
-  typeAndTranslate("a b c");
+  QVERIFY(typeAndTranslate("a b c"));
   QSignalSpy compared(window_.get(), &MainWindow::compareUpdated);
   window_->showCompare(true);
   QVERIFY(compared.wait(10000));
@@ -175,7 +166,16 @@ void MainWindowTest::compareGridHoldsAPlotPerModelAndCommonTargetSharesAxes() {
   view->setMode(CompareTarget::Kind::ModelOutput);
   QVERIFY(compared.wait(10000));
   const AttentionMatrix& first = view->plots().front()->matrix();
-  QVERIFY(first.rows() > 0);
+  // Every model forced onto the common model's greedy output (the first model's, by default): a
+  // row per token of it as the first model reads it, with that model's attention.
+  const QString common = view->target().modelKey;
+  QCOMPARE(common, view->models().front());
+  const std::string output = engineTranslation("a b c", common).text();
+  const attnscope::Translation forced =
+      attnscope::Translator(modelPath(view->models().front()).toStdString())
+          .force_decode("a b c", output, attnscope::UnknownWords::kKeep);
+  QCOMPARE(first.targetTokens, qStrings(forced.tokens));
+  QVERIFY(sameWeights(first, forced.attention));
   QSet<QString> titles;
   for (HeatmapPlot* plot : view->plots()) {
     QCOMPARE(plot->matrix().sourceTokens, first.sourceTokens);
@@ -205,7 +205,7 @@ void MainWindowTest::compareGridHoldsAPlotPerModelAndCommonTargetSharesAxes() {
 }
 
 void MainWindowTest::exportWritesValidFilesOfTheRequestedSize() {
-  typeAndTranslate("a b c d");
+  QVERIFY(typeAndTranslate("a b c d"));
   const AttentionMatrix m = window_->heatmap()->matrix();
   QTemporaryDir out;
   ExportOptions options;
@@ -261,13 +261,13 @@ void MainWindowTest::corruptModelShowsErrorAndWindowStaysUsable() {
   box->close();
   QVERIFY(opened.isEmpty());
   QCOMPARE(window_->modelBox()->findText("broken"), -1);
-  typeAndTranslate("a b");  // still works
-  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+  QVERIFY(typeAndTranslate("a b"));  // still works
+  QVERIFY(showsTranslationOf("a b", "additive"));
 }
 
 void MainWindowTest::historyWalksBackAndForth() {
-  typeAndTranslate("a");
-  typeAndTranslate("b c");
+  QVERIFY(typeAndTranslate("a"));
+  QVERIFY(typeAndTranslate("b c"));
   HistoryLineEdit* edit = window_->sourceEdit();
   edit->clear();
   QTest::keyClick(edit, Qt::Key_Up);
@@ -279,44 +279,51 @@ void MainWindowTest::historyWalksBackAndForth() {
 }
 
 void MainWindowTest::beamListsHypothesesAndShowsTheChosenOne() {
-  QComboBox* searchBox = nullptr;
-  for (QComboBox* box : window_->findChildren<QComboBox*>())
-    if (box->findText("Beam") >= 0) searchBox = box;
-  QVERIFY(searchBox);
-  searchBox->setCurrentText("Beam");  // beam 5 by default
-  typeAndTranslate("a b c");
+  QVERIFY(searchBox());
+  searchBox()->setCurrentText("Beam");  // beam 5 by default
+  QVERIFY(typeAndTranslate("a b c"));
+  attnscope::TranslationOptions beam5;
+  beam5.beam_size = 5;
+  const std::vector<attnscope::Translation> nbest =
+      attnscope::Translator(modelPath("additive").toStdString()).translate_nbest("a b c", beam5);
+  QCOMPARE(nbest.size(), size_t{5});
   QListWidget* beams = window_->beamList();
   QVERIFY(beams->isVisible());
   QCOMPARE(beams->count(), 5);
   QCOMPARE(beams->currentRow(), 0);
   const AttentionMatrix best = window_->heatmap()->matrix();
+  QCOMPARE(best.targetTokens, qStrings(nbest[0].tokens));
   QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
   beams->setCurrentRow(1);
   QCOMPARE(updated.count(), 1);
   const AttentionMatrix second = window_->heatmap()->matrix();
   QVERIFY(second.targetTokens != best.targetTokens);
+  QCOMPARE(second.targetTokens, qStrings(nbest[1].tokens));
+  QVERIFY(sameWeights(second, nbest[1].attention));
   QCOMPARE(second.sourceTokens, best.sourceTokens);
 }
 
 void MainWindowTest::quickStepKeysAndPlayAllTakeEffect() {
   // 19 words: the test models read 20 tokens and stop after at most 2 × 20 + 10 steps.
-  typeAndTranslate("a b c d e f g h i j a b c d e f g h i");
+  QVERIFY(typeAndTranslate("a b c d e f g h i j a b c d e f g h i"));
+  QVERIFY(settled());
   const int full = window_->heatmap()->matrix().rows();
+  QCOMPARE(full, static_cast<int>(expected("a b c d e f g h i j a b c d e f g h i").tokens.size()));
   QVERIFY2(full > 35, qPrintable(QString::number(full)));
   HeatmapPlot* heatmap = window_->heatmap();
   QCOMPARE(QApplication::focusWidget(), heatmap);
   QTest::keyClick(heatmap, Qt::Key_Home);
-  QVERIFY(settle());
+  QVERIFY(settled());
   QCOMPARE(heatmap->matrix().rows(), 0);
   // Holding → down: 30 presses, none waiting for the one before.
   for (int i = 0; i < 30; ++i) QTest::keyClick(heatmap, Qt::Key_Right);
-  QVERIFY(settle());
+  QVERIFY(settled());
   QCOMPARE(heatmap->matrix().rows(), 30);
   QCOMPARE(heatmap->currentRow(), 29);
   // Then ← and → mixed in one burst.
   for (int i = 0; i < 12; ++i) QTest::keyClick(heatmap, Qt::Key_Left);
   for (int i = 0; i < 3; ++i) QTest::keyClick(heatmap, Qt::Key_Right);
-  QVERIFY(settle());
+  QVERIFY(settled());
   QCOMPARE(heatmap->matrix().rows(), 21);
   QCOMPARE(heatmap->currentRow(), 20);
   // Play at its fastest runs to the last step and stops there.
@@ -324,14 +331,14 @@ void MainWindowTest::quickStepKeysAndPlayAllTakeEffect() {
   QTest::keyClick(heatmap, Qt::Key_Space);
   QVERIFY(window_->controller()->playing());
   QTRY_VERIFY_WITH_TIMEOUT(!window_->controller()->playing(), 30000);
-  QVERIFY(settle());
+  QVERIFY(settled());
   QCOMPARE(heatmap->matrix().rows(), full);
   QCOMPARE(playing.count(), 2);
   QVERIFY(window_->controller()->snapshot()->finished);
 }
 
 void MainWindowTest::typingOnTheHeatmapStartsTheNextSentence() {
-  typeAndTranslate("a b c");
+  QVERIFY(typeAndTranslate("a b c"));
   const QString first = window_->outputLabel()->text();
   QCOMPARE(window_->focusWidget(), window_->heatmap());  // for the step keys
   QTest::keyClicks(window_->heatmap(), "d e f g");
@@ -341,6 +348,10 @@ void MainWindowTest::typingOnTheHeatmapStartsTheNextSentence() {
   QTest::keyClick(window_->focusWidget(), Qt::Key_Return);
   QVERIFY(updated.wait(10000));
   QCOMPARE(window_->heatmap()->matrix().sourceTokens, QStringList({"d", "e", "f", "g", "</s>"}));
+  QVERIFY(settled());
+  const attnscope::Translation e = expected("d e f g");
+  QVERIFY(e.copied.empty());  // so the line is the plain words, without links
+  QCOMPARE(window_->outputLabel()->text(), QString::fromStdString(e.text()));
   QVERIFY(window_->outputLabel()->text() != first);
   QCOMPARE(window_->focusWidget(), window_->heatmap());  // ready to step, or to type again
 }
@@ -376,7 +387,7 @@ void MainWindowTest::tickLabelsShrinkToTheirCellsAndGrowBack() {
   QTRY_COMPARE(plot.xAxis->tickLabelFont().pointSizeF(), full);
 
   // The step panel's bars fit their labels the same way.
-  typeAndTranslate(m.sourceTokens.join(' '));
+  QVERIFY(typeAndTranslate(m.sourceTokens.join(' ')));
   Q_EMIT window_->heatmap()->rowClicked(0);
   AttentionBars* bars = window_->stepPanel()->bars();
   QVERIFY(bars->isVisible());
@@ -440,7 +451,7 @@ void MainWindowTest::tooManyLabelsShowEveryNthAndHoverNamesTheRest() {
   // The step panel's bars over a long sentence: the same, and the hover names a hidden one.
   QStringList words;
   for (int i = 0; i < 80; ++i) words << QStringLiteral("w%1").arg(i);
-  typeAndTranslate(words.join(' '));
+  QVERIFY(typeAndTranslate(words.join(' ')));
   Q_EMIT window_->heatmap()->rowClicked(0);
   AttentionBars* bars = window_->stepPanel()->bars();
   auto* barTicker = dynamic_cast<SparseTickerText*>(bars->xAxis->ticker().data());

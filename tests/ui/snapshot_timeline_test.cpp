@@ -2,7 +2,7 @@
 // own snapshot on one colour scale with cells of one size, the figure as SVG and PDF, the GIF
 // read back with giflib (frames, loop, delays, one palette, the picture in the last frame), and
 // one-line errors naming the path.
-#include "snapshot_timeline.h"
+#include "render/snapshot_timeline.h"
 
 #include <QDir>
 #include <QImage>
@@ -11,7 +11,8 @@
 #include <algorithm>
 #include <functional>
 
-#include "colormaps.h"
+#include "plots/colormaps.h"
+#include "ui/fixture.h"
 #include "ui/gif_file.h"
 
 using namespace attnscope;
@@ -298,35 +299,37 @@ void SnapshotTimelineTest::animationFramesAreCapped() {
 void SnapshotTimelineTest::errorsNameThePath() {
   QTemporaryDir dir;
   const auto run = drift(4);
+  // Called as QVERIFY(check(...)): a failed check ends the test.
   const auto check = [&](const QString& path, const TimelineOptions& options,
                          const std::vector<TrainingSnapshot>& snapshots, const QString& problem) {
     const QString message = errorOf(path, [&] { exportTimeline(snapshots, path, options); });
-    if (!message.contains(problem))
-      QFAIL(qPrintable(QStringLiteral("%1: '%2', expected '%3'").arg(path, message, problem)));
-    QVERIFY(!QFileInfo(path).isFile());
+    UI_VERIFY2(message.contains(problem),
+               qPrintable(QStringLiteral("%1: '%2', expected '%3'").arg(path, message, problem)));
+    UI_VERIFY2(!QFileInfo(path).isFile(), qPrintable(path));
+    return true;
   };
-  check(dir.filePath("run.docx"), {}, run, "unknown file type '.docx'");
-  check(dir.filePath("run.csv"), {}, run, "unknown file type '.csv'");
-  check(dir.filePath("none.gif"), {}, {}, "there are no snapshots");
+  QVERIFY(check(dir.filePath("run.docx"), {}, run, "unknown file type '.docx'"));
+  QVERIFY(check(dir.filePath("run.csv"), {}, run, "unknown file type '.csv'"));
+  QVERIFY(check(dir.filePath("none.gif"), {}, {}, "there are no snapshots"));
   TimelineOptions negative;
   negative.frames = -1;
-  check(dir.filePath("negative.png"), negative, run, "between 1 and 1000, not -1");
+  QVERIFY(check(dir.filePath("negative.png"), negative, run, "between 1 and 1000, not -1"));
   TimelineOptions fast;
   fast.delayMs = 5;
-  check(dir.filePath("fast.gif"), fast, run, "a frame delay of 5 ms is out of range");
+  QVERIFY(check(dir.filePath("fast.gif"), fast, run, "a frame delay of 5 ms is out of range"));
   TimelineOptions huge;
   huge.size = QSize(5000, 300);
-  check(dir.filePath("huge.gif"), huge, run, "frame size 5000×300 is out of range");
+  QVERIFY(check(dir.filePath("huge.gif"), huge, run, "frame size 5000×300 is out of range"));
   exportTimeline(run, dir.filePath("wide.png"), huge);  // a figure may be that wide
   QCOMPARE(QImage(dir.filePath("wide.png")).size(), QSize(5000, 300));
   TimelineOptions map;
   map.colormap = "rainbow";
-  check(dir.filePath("map.gif"), map, run, "unknown colour map 'rainbow'");
-  check(dir.filePath("missing/run.gif"), {}, run, "cannot export to");
+  QVERIFY(check(dir.filePath("map.gif"), map, run, "unknown colour map 'rainbow'"));
+  QVERIFY(check(dir.filePath("missing/run.gif"), {}, run, "cannot export to"));
   QVERIFY(QDir(dir.path()).mkdir("folder.gif"));
-  check(dir.filePath("folder.gif"), {}, run, "it is a directory");
+  QVERIFY(check(dir.filePath("folder.gif"), {}, run, "it is a directory"));
   QVERIFY(QDir(dir.path()).mkdir("folder.png"));
-  check(dir.filePath("folder.png"), {}, run, "it is a directory");
+  QVERIFY(check(dir.filePath("folder.png"), {}, run, "it is a directory"));
 }
 
 QTEST_MAIN(SnapshotTimelineTest)

@@ -11,20 +11,21 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "attention_view_controls.h"
-#include "candidates_view.h"
-#include "compare_view.h"
-#include "decoding_controller.h"
 #include "engine/test_models.h"
-#include "heatmap_plot.h"
-#include "history_line_edit.h"
-#include "main_window.h"
-#include "model_info_text.h"
-#include "step_panel.h"
+#include "plots/heatmap_plot.h"
+#include "tabs/compare_view.h"
+#include "ui/fixture.h"
+#include "widgets/attention_view_controls.h"
+#include "widgets/candidates_view.h"
+#include "widgets/history_line_edit.h"
+#include "widgets/step_panel.h"
+#include "window/main_window.h"
+#include "workers/decoding_controller.h"
 
 using namespace attnscope::ui;
+using attnscope::ui::test::rowsSumToOne;
 
-class SubwordModelViewTest : public QObject {
+class SubwordModelViewTest : public test::WindowTest {
   Q_OBJECT
 
  private Q_SLOTS:
@@ -37,58 +38,29 @@ class SubwordModelViewTest : public QObject {
   void compareGridShowsWordsAndADifferenceWithAWordModel();
 
  private:
-  void typeAndTranslate(const QString& sentence);
+  bool typeAndTranslate(const QString& sentence) { return translate(sentence); }
 
-  QTemporaryDir models_;
   std::string path_;
-  std::unique_ptr<MainWindow> window_;
 };
 
 const QString kSentence = QStringLiteral("Kalomi nerutavi so.");
 
-// Merging a word's pieces keeps each row a distribution over the source.
-bool rowsSumToOne(const AttentionMatrix& m) {
-  for (const auto& row : m.weights) {
-    double sum = 0;
-    for (double w : row) sum += w;
-    if (qAbs(sum - 1.0) >= 1e-5) return false;
-  }
-  return true;
-}
-
 void SubwordModelViewTest::initTestCase() {
-  QVERIFY(models_.isValid());
   path_ = attnscope::testing::subword_model();
-  const QString words = QString::fromStdString(attnscope::testing::random_model_file("additive"));
-  QVERIFY(QFile::copy(words, models_.filePath("additive.attnmodel")));
+  QVERIFY(setUpModels({"additive"}));
   // Listed as a shipped model too, so the compare grid holds a word and a subword model.
-  QVERIFY(QFile::copy(QString::fromStdString(path_), models_.filePath("dot.attnmodel")));
-  qputenv("ATTNSCOPE_MODEL_DIR", models_.path().toUtf8());
-  QStandardPaths::setTestModeEnabled(true);
+  QVERIFY(listModel(QString::fromStdString(path_), "dot"));
 }
 
 void SubwordModelViewTest::init() {
-  window_ = std::make_unique<MainWindow>();
-  window_->show();
-  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-  QTRY_COMPARE(window_->modelBox()->currentText(), QString("additive"));
-  QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
-  window_->openModelFile(QString::fromStdString(path_));
-  QVERIFY(opened.wait(10000));
+  QVERIFY(showWindow("additive"));
+  QVERIFY(openModel(QString::fromStdString(path_)));
 }
 
-void SubwordModelViewTest::cleanup() { window_.reset(); }
-
-void SubwordModelViewTest::typeAndTranslate(const QString& sentence) {
-  QSignalSpy updated(window_.get(), &MainWindow::heatmapUpdated);
-  window_->sourceEdit()->setText(sentence);
-  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
-  QVERIFY(updated.wait(10000));
-  QVERIFY(QTest::qWaitFor([&] { return !window_->controller()->busy(); }, 20000));
-}
+void SubwordModelViewTest::cleanup() { closeWindow(); }
 
 void SubwordModelViewTest::theHeatmapShowsWordsThenPieces() {
-  typeAndTranslate(kSentence);
+  QVERIFY(typeAndTranslate(kSentence));
   const attnscope::Translation expected =
       attnscope::Translator(path_).translate(kSentence.toStdString());
   AttentionViewControls* controls = window_->viewControls();
@@ -116,11 +88,18 @@ void SubwordModelViewTest::theHeatmapShowsWordsThenPieces() {
 }
 
 void SubwordModelViewTest::theStepPanelForcesAPiece() {
-  typeAndTranslate(kSentence);
+  QVERIFY(typeAndTranslate(kSentence));
   Q_EMIT window_->heatmap()->rowClicked(0);
   const int step = window_->controller()->shownRow();
   CandidatesView* candidates = window_->stepPanel()->candidates();
-  QVERIFY(candidates->count() >= 2);
+  // The step's top-k pieces, most probable first.
+  const auto& top =
+      window_->controller()->snapshot()->steps.at(static_cast<size_t>(step)).candidates;
+  QVERIFY(top.size() >= 2);
+  QCOMPARE(candidates->count(), static_cast<int>(top.size()));
+  for (int i = 0; i < candidates->count(); ++i)
+    QCOMPARE(candidates->item(i)->data(Qt::UserRole).toString(),
+             QString::fromStdString(top[static_cast<size_t>(i)].token));
   const QString alternative = candidates->item(1)->data(Qt::UserRole).toString();
   const attnscope::Translator translator(path_);
   QVERIFY(translator.start("x")->force(alternative.toStdString()).token ==
@@ -137,14 +116,14 @@ void SubwordModelViewTest::theStepPanelForcesAPiece() {
 }
 
 void SubwordModelViewTest::modelInfoSaysItIsASubwordModel() {
-  typeAndTranslate(kSentence);  // the model is loaded and its info known
-  const QString info = modelInfoText(*window_);
+  QVERIFY(typeAndTranslate(kSentence));  // the model is loaded and its info known
+  const QString info = modelInfoBoxText();
   QVERIFY2(info.contains("vocabularies 100 / 100 SentencePiece pieces (a subword model)"),
            qPrintable(info));
 }
 
 void SubwordModelViewTest::compareGridShowsWordsAndADifferenceWithAWordModel() {
-  typeAndTranslate(kSentence);
+  QVERIFY(typeAndTranslate(kSentence));
   QSignalSpy compared(window_.get(), &MainWindow::compareUpdated);
   window_->showCompare(true);
   QVERIFY(compared.wait(10000));

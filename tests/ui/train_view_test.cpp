@@ -2,7 +2,7 @@
 // settings while the heatmap, timeline and curves follow; pause, resume, stop; the model saved
 // and opened in the Translation tab; the event loop's latency throughout; bad corpus files and
 // bad settings named; the window closed while training.
-#include "train_view.h"
+#include "tabs/train_view.h"
 
 #include <attnscope/trainer.h>
 #include <attnscope/training_tasks.h>
@@ -32,12 +32,14 @@
 #include <memory>
 
 #include "engine/test_models.h"
-#include "heatmap_plot.h"
-#include "main_window.h"
-#include "snapshot_view.h"
-#include "train_settings.h"
-#include "train_worker.h"
-#include "training_curves.h"
+#include "plots/heatmap_plot.h"
+#include "plots/training_curves.h"
+#include "tabs/snapshot_view.h"
+#include "time_scale.h"
+#include "ui/fixture.h"
+#include "widgets/train_settings.h"
+#include "window/main_window.h"
+#include "workers/train_worker.h"
 
 using namespace attnscope::ui;
 
@@ -77,19 +79,9 @@ class LatencyProbe : public QObject {
   qint64 worstAt_ = 0;
 };
 
-bool rowsSumToOne(const AttentionMatrix& m) {
-  for (const auto& row : m.weights) {
-    if (row.size() != m.columns()) return false;
-    double sum = 0;
-    for (double w : row) sum += w;
-    if (qAbs(sum - 1.0) > 1e-3) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
-class TrainViewTest : public QObject {
+class TrainViewTest : public test::WindowTest {
   Q_OBJECT
 
  private Q_SLOTS:
@@ -105,6 +97,8 @@ class TrainViewTest : public QObject {
   void closingWhileTrainingStopsCleanly();
 
  private:
+  // A new window, on the Train tab.
+  bool openWindow();
   // Small settings: the reverse task trains hundreds of batches a second.
   void chooseSmallReverse(TrainSettings* settings);
   QString writeFile(const QString& name, const QByteArray& bytes);
@@ -112,32 +106,27 @@ class TrainViewTest : public QObject {
   QString takeMessage();
 
   QTemporaryDir dir_;
-  std::unique_ptr<MainWindow> window_;
   TrainView* view_ = nullptr;
 };
 
 void TrainViewTest::initTestCase() {
   QVERIFY(dir_.isValid());
   // One small model for the Translation tab, so the window is ready at once.
-  QVERIFY(QDir().mkpath(dir_.filePath("models")));
-  QVERIFY(QFile::copy(QString::fromStdString(attnscope::testing::random_model_file("additive")),
-                      dir_.filePath("models/additive.attnmodel")));
-  qputenv("ATTNSCOPE_MODEL_DIR", dir_.filePath("models").toUtf8());
-  QStandardPaths::setTestModeEnabled(true);  // settings go to a throw-away place
+  QVERIFY(setUpModels({"additive"}));
 }
 
-void TrainViewTest::init() {
-  window_ = std::make_unique<MainWindow>();
-  window_->resize(1280, 800);
-  window_->show();
-  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+bool TrainViewTest::openWindow() {
+  UI_VERIFY(showWindow(QString(), QSize(1280, 800)));
   view_ = window_->trainView();
-  QVERIFY(view_);
+  UI_VERIFY(view_);
   window_->tabs()->setCurrentWidget(view_);
+  return true;
 }
+
+void TrainViewTest::init() { QVERIFY(openWindow()); }
 
 void TrainViewTest::cleanup() {
-  window_.reset();
+  closeWindow();
   view_ = nullptr;
 }
 
@@ -250,8 +239,10 @@ void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
   const AttentionMatrix& shown = snapshots->heatmap()->matrix();
   QVERIFY(shown.rows() > 0);
   QCOMPARE(shown.targetTokens.size(), shown.rows());
-  QVERIFY(shown.columns() > 1);
-  QVERIFY(rowsSumToOne(shown));
+  // The task's probe, a word a column, and the end token.
+  QStringList probe = QString::fromStdString(attnscope::training_task("reverse").probe).split(' ');
+  QCOMPARE(shown.sourceTokens, probe << "</s>");
+  QVERIFY(test::rowsSumToOne(shown, 1e-3));
   QCOMPARE(timeline->maximum(), static_cast<int>(view_->snapshots().size()) - 1);
   QCOMPARE(timeline->value(), timeline->maximum());
   QVERIFY(progress.count() > 0);
@@ -311,9 +302,7 @@ void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
         latency.worst(), latency.worstAt());
   // The target (< 100 ms) is the real build's; sanitizer builds run everything several times
   // slower and say by how much (build.sh sanitize).
-  const double scale = qEnvironmentVariableIsSet("ATTNSCOPE_TEST_TIME_SCALE")
-                           ? qEnvironmentVariable("ATTNSCOPE_TEST_TIME_SCALE").toDouble()
-                           : 1.0;
+  const double scale = attnscope::testing::time_scale();
   QVERIFY2(latency.worst() < 100 * std::max(1.0, scale),
            qPrintable(QString::number(latency.worst())));
   QVERIFY(!view_->isRunning());
@@ -349,6 +338,10 @@ void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
   attnscope::Translator translator(saved.toStdString());
   const attnscope::Translation t = translator.translate(attnscope::training_task("reverse").probe);
   QVERIFY(!t.tokens.empty());
+  // The model the run wrote, copied: its translation token for token.
+  QCOMPARE(t.tokens, attnscope::Translator(view_->modelPath().toStdString())
+                         .translate(attnscope::training_task("reverse").probe)
+                         .tokens);
   QCOMPARE(t.attention.size(), t.tokens.size());
   for (const auto& row : t.attention) QCOMPARE(row.size(), t.source.tokens.size());
   const QString unwritable = dir_.filePath("no-such-folder/x.attnmodel");
@@ -405,13 +398,15 @@ void TrainViewTest::trainsOnAParallelCorpusWithBleuPerEpoch() {
   QVERIFY(!view_->snapshots().empty());
   const attnscope::TrainingSnapshot& last = view_->snapshots().back();
   QCOMPARE(last.source.back(), std::string("</s>"));
+  QStringList firstLine = QString::fromUtf8(source.left(source.indexOf('\n'))).split(' ');
+  QCOMPARE(test::qStrings(last.source), firstLine << "</s>");
   QCOMPARE(last.attention.size(), last.output.size());
   QCOMPARE(view_->curves()->figure()->dataCount(), 2);
   QStringList titles;
   for (const QCPTextElement* title : view_->curves()->findChildren<QCPTextElement*>())
     titles << title->text();
   QVERIFY2(titles.contains("Validation BLEU"), qPrintable(titles.join(", ")));
-  QVERIFY(!view_->modelPath().isEmpty());
+  QVERIFY(QFileInfo(view_->modelPath()).isFile());
   QVERIFY(view_->statusLabel()->text().contains("2 of 2 epochs"));
 }
 
@@ -479,7 +474,7 @@ void TrainViewTest::closingWhileTrainingStopsCleanly() {
     window_.reset();  // joins the training thread
     qInfo("closed while %s: %lld ms", pause ? "paused" : "training", clock.elapsed());
     QVERIFY(clock.elapsed() < 30000);
-    init();
+    QVERIFY(openWindow());
   }
 }
 

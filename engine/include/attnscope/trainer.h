@@ -53,6 +53,11 @@ struct TrainOptions {
   uint64_t seed = 1;
   bool resume = false;  // continue from output_path + ".state" if it exists, same settings only
   int max_batches = 0;  // > 0: stop each epoch after this many batches (tests, quick runs)
+  // Worker threads, each computing a share of every batch with one torch thread (0: one per
+  // core). The split and each worker's dropout depend on it: the same seed and thread count give
+  // the same model. The calling thread validates with as many torch threads and has its own
+  // count back when train() returns; other threads keep theirs (thread_settings.h).
+  int threads = 1;
   // Snapshots (training_snapshots.h): every `snapshot_every` batches (0: none) the probe is
   // decoded and handed to TrainObserver::snapshot, and appended to `snapshots_path` if set.
   // The probe is `probe`, or else the task's probe or the first validation sentence.

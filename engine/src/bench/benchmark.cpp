@@ -8,6 +8,7 @@
 
 #include "attnscope/errors.h"
 #include "attnscope/score_functions.h"
+#include "attnscope/thread_settings.h"
 #include "attnscope/translator.h"
 #include "bench/python_random.h"
 #include "decode/search.h"
@@ -98,7 +99,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
   validate(options);
   const std::string source_path = corpus_file(options, "train.en.gz");
   const std::string target_path = corpus_file(options, "train.de.gz");
-  set_thread_count(options.threads);
+  const ScopedThreadCount threads(options.threads);  // the caller's count back at the end
   torch::manual_seed(0);
 
   ModelConfig config;
@@ -140,11 +141,11 @@ BenchResult run_benchmark(const BenchOptions& options) {
   result.batch_size = options.batch_size;
   result.parameters = model->parameter_count();
   result.torch_version = TORCH_VERSION;
-  result.threads = torch::get_num_threads();
+  result.threads = resolve_thread_count(options.threads);
 
   // Training: the engine's teacher-forcing path, as the trainer runs it.
   FusedAdam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
-  keep_freed_memory_for_reuse();  // as train() does
+  const AllocatorTuning allocator_tuning;  // as train() does, until the end
   model->train();
   int64_t sentences = 0, tokens = 0;
   double source_sum = 0, target_sum = 0, product_sum = 0;
@@ -155,7 +156,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
       sentences = tokens = 0;
     }
     const Batch batch = make_batch(pairs, batches[static_cast<size_t>(i)]);
-    compute_gradients(model, batch, 0.0, torch::get_num_threads(), 0);  // the trainer's own step
+    compute_gradients(model, batch, 0.0, result.threads, 0);  // the trainer's own step
     optimizer.clip_and_step(1.0);
     sentences += batch.source.size(0);
     tokens += batch.target_tokens;

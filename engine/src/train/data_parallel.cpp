@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "attnscope/thread_settings.h"
 #include "attnscope/vocabulary.h"
 #include "ops/deferred_weight_gradient.h"
 #include "ops/dropout.h"
@@ -212,7 +213,7 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
       threads.emplace_back([&, w] {
         const auto i = static_cast<size_t>(w);
         try {
-          torch::set_num_threads(1);  // this thread's own OpenMP setting: one core per worker
+          set_thread_count(1);  // this thread's own setting: one core per worker
           ThreadGenerator generator(seed + first_share + static_cast<uint64_t>(w));
           gradients[i] =
               share_gradients(model, parts[i], label_smoothing, batch_tokens, &loss_sums[i]);

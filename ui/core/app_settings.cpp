@@ -1,0 +1,121 @@
+#include "core/app_settings.h"
+
+#include <QFileInfo>
+
+namespace attnscope::ui {
+namespace {
+
+// The keys, as earlier versions wrote them: a user's settings carry over.
+const QString kGeometry = QStringLiteral("geometry");
+const QString kWindowState = QStringLiteral("windowState");
+const QString kSplitter = QStringLiteral("splitter");
+const QString kScore = QStringLiteral("score");
+const QString kColormap = QStringLiteral("colormap");
+const QString kShowValues = QStringLiteral("showValues");
+const QString kCopyUnknownWords = QStringLiteral("copyUnknownWords");
+const QString kHistory = QStringLiteral("history");
+const QString kAttentionFileGroup = QStringLiteral("attentionFile");
+const QString kCorpusSource = QStringLiteral("corpus/source");
+const QString kCorpusReference = QStringLiteral("corpus/reference");
+const QString kTrainTask = QStringLiteral("train/task");
+const QString kTrainCorpusFiles = QStringLiteral("train/corpusFiles");
+
+QString folderKey(AppSettings::Folder which) {
+  switch (which) {
+    case AppSettings::Folder::Export:
+      return QStringLiteral("exportFolder");
+    case AppSettings::Folder::TrainCorpus:
+      return QStringLiteral("train/corpusFolder");
+    case AppSettings::Folder::TrainModel:
+      return QStringLiteral("train/modelFolder");
+    case AppSettings::Folder::TrainTimeline:
+      return QStringLiteral("train/timelineFolder");
+  }
+  return QString();
+}
+
+}  // namespace
+
+QByteArray AppSettings::windowGeometry() const { return settings_.value(kGeometry).toByteArray(); }
+void AppSettings::setWindowGeometry(const QByteArray& geometry) {
+  settings_.setValue(kGeometry, geometry);
+}
+QByteArray AppSettings::windowState() const { return settings_.value(kWindowState).toByteArray(); }
+void AppSettings::setWindowState(const QByteArray& state) {
+  settings_.setValue(kWindowState, state);
+}
+QByteArray AppSettings::splitterState() const { return settings_.value(kSplitter).toByteArray(); }
+void AppSettings::setSplitterState(const QByteArray& state) {
+  settings_.setValue(kSplitter, state);
+}
+
+QString AppSettings::score() const {
+  return settings_.value(kScore, QStringLiteral("additive")).toString();
+}
+void AppSettings::setScore(const QString& score) { settings_.setValue(kScore, score); }
+QString AppSettings::colormap() const {
+  return settings_.value(kColormap, QStringLiteral("viridis")).toString();
+}
+void AppSettings::setColormap(const QString& name) { settings_.setValue(kColormap, name); }
+bool AppSettings::showValues() const { return settings_.value(kShowValues, false).toBool(); }
+void AppSettings::setShowValues(bool show) { settings_.setValue(kShowValues, show); }
+bool AppSettings::copyUnknownWords() const {
+  return settings_.value(kCopyUnknownWords, true).toBool();
+}
+void AppSettings::setCopyUnknownWords(bool copy) { settings_.setValue(kCopyUnknownWords, copy); }
+QStringList AppSettings::history() const { return settings_.value(kHistory).toStringList(); }
+void AppSettings::setHistory(const QStringList& sentences) {
+  settings_.setValue(kHistory, sentences);
+}
+
+QString AppSettings::folder(Folder which) const {
+  return settings_.value(folderKey(which)).toString();
+}
+void AppSettings::setFolderOf(Folder which, const QString& path) {
+  settings_.setValue(folderKey(which), QFileInfo(path).absolutePath());
+}
+
+AppSettings::AttentionFileChoice AppSettings::attentionFile() const {
+  settings_.beginGroup(kAttentionFileGroup);
+  AttentionFileChoice c;
+  c.path = settings_.value(QStringLiteral("path")).toString();
+  c.format = settings_.value(QStringLiteral("format")).toString();
+  c.source = settings_.value(QStringLiteral("source")).toString();
+  c.target = settings_.value(QStringLiteral("target")).toString();
+  c.line = settings_.value(QStringLiteral("line"), 1).toInt();
+  c.oneBased = settings_.value(QStringLiteral("oneBased"), false).toBool();
+  settings_.endGroup();
+  return c;
+}
+void AppSettings::setAttentionFile(const AttentionFileChoice& c) {
+  settings_.beginGroup(kAttentionFileGroup);
+  settings_.setValue(QStringLiteral("path"), c.path);
+  settings_.setValue(QStringLiteral("format"), c.format);
+  settings_.setValue(QStringLiteral("source"), c.source);
+  settings_.setValue(QStringLiteral("target"), c.target);
+  settings_.setValue(QStringLiteral("line"), c.line);
+  settings_.setValue(QStringLiteral("oneBased"), c.oneBased);
+  settings_.endGroup();
+}
+
+QString AppSettings::corpusSource() const { return settings_.value(kCorpusSource).toString(); }
+QString AppSettings::corpusReference() const {
+  return settings_.value(kCorpusReference).toString();
+}
+void AppSettings::setCorpusFiles(const QString& source, const QString& reference) {
+  settings_.setValue(kCorpusSource, source);
+  settings_.setValue(kCorpusReference, reference);
+}
+
+QString AppSettings::trainTask() const {
+  return settings_.value(kTrainTask, QStringLiteral("reverse")).toString();
+}
+void AppSettings::setTrainTask(const QString& task) { settings_.setValue(kTrainTask, task); }
+QStringList AppSettings::trainCorpusFiles() const {
+  return settings_.value(kTrainCorpusFiles).toStringList();
+}
+void AppSettings::setTrainCorpusFiles(const QStringList& files) {
+  settings_.setValue(kTrainCorpusFiles, files);
+}
+
+}  // namespace attnscope::ui

@@ -1,0 +1,68 @@
+#pragma once
+// Every setting the app remembers between runs, in one typed place: a getter with its default
+// and a setter per key. Keys and defaults live only in app_settings.cpp. Create one where a
+// setting is read or written (QSettings reads the organisation and application names set in
+// main(), and keeps one cache per process, so a short-lived object costs little).
+#include <QByteArray>
+#include <QSettings>
+#include <QString>
+#include <QStringList>
+
+namespace attnscope::ui {
+
+class AppSettings {
+ public:
+  // The window.
+  QByteArray windowGeometry() const;
+  void setWindowGeometry(const QByteArray& geometry);
+  QByteArray windowState() const;
+  void setWindowState(const QByteArray& state);
+  QByteArray splitterState() const;
+  void setSplitterState(const QByteArray& state);
+  /// The shipped model chosen last ("additive" the first time).
+  QString score() const;
+  void setScore(const QString& score);
+  QString colormap() const;
+  void setColormap(const QString& name);
+  bool showValues() const;
+  void setShowValues(bool show);
+  bool copyUnknownWords() const;
+  void setCopyUnknownWords(bool copy);
+  /// The input line's sentences, oldest first.
+  QStringList history() const;
+  void setHistory(const QStringList& sentences);
+
+  /// The folders file dialogs open in: where the user saved or chose such a file last.
+  enum class Folder { Export, TrainCorpus, TrainModel, TrainTimeline };
+  QString folder(Folder which) const;
+  /// Remembers the folder of `path` (a file).
+  void setFolderOf(Folder which, const QString& path);
+
+  /// File > Open attention: what was opened last.
+  struct AttentionFileChoice {
+    QString path;
+    QString format;  // empty: from the content
+    QString source;
+    QString target;
+    int line = 1;
+    bool oneBased = false;
+  };
+  AttentionFileChoice attentionFile() const;
+  void setAttentionFile(const AttentionFileChoice& choice);
+
+  // The Corpus tab's test set.
+  QString corpusSource() const;
+  QString corpusReference() const;
+  void setCorpusFiles(const QString& source, const QString& reference);
+
+  // The Train tab: the task ("" for a parallel corpus) and the corpus's four files.
+  QString trainTask() const;
+  void setTrainTask(const QString& task);
+  QStringList trainCorpusFiles() const;
+  void setTrainCorpusFiles(const QStringList& files);
+
+ private:
+  mutable QSettings settings_;
+};
+
+}  // namespace attnscope::ui

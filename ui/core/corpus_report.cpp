@@ -1,0 +1,114 @@
+#include "core/corpus_report.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include "core/export_file.h"
+
+namespace attnscope::ui {
+namespace {
+
+QString number(double value) { return QString::number(value, 'g', 6); }
+
+QString csvNumber(const std::optional<double>& v) { return v ? number(*v) : QString(); }
+
+QJsonValue orNull(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
+
+}  // namespace
+
+SentenceFigures sentenceFigures(const CorpusReport& report, const CorpusEvaluation& e,
+                                const SentenceEvaluation& s) {
+  SentenceFigures f;
+  if (report.hasReferences()) f.bleu = s.bleu;
+  if (e.has_attention && s.attention.steps > 0) {
+    f.entropy = s.attention.mean_entropy();
+    if (s.attention.sink_steps > 0) f.sink = s.attention.mean_end_sink();
+  }
+  return f;
+}
+
+QByteArray corpusToCsv(const CorpusReport& report) {
+  QString out = QStringLiteral(
+      "model,line,words,bleu,mean_log_probability,entropy,eos_sink,unknown,copied,source,"
+      "translation\n");
+  for (size_t m = 0; m < report.evaluations.size(); ++m) {
+    const CorpusEvaluation& e = report.evaluations[m];
+    for (size_t i = 0; i < e.sentences.size(); ++i) {
+      const SentenceEvaluation& s = e.sentences[i];
+      const SentenceFigures f = sentenceFigures(report, e, s);
+      const QString translation =
+          i < e.translations.size() ? QString::fromStdString(e.translations[i].text()) : QString();
+      out += QStringList{csvField(report.models.value(static_cast<int>(m))),
+                         QString::number(i + 1),
+                         QString::number(s.source_words),
+                         csvNumber(f.bleu),
+                         number(s.mean_log_probability),
+                         csvNumber(f.entropy),
+                         csvNumber(f.sink),
+                         QString::number(s.unknown),
+                         QString::number(s.copied),
+                         csvField(QString::fromStdString(report.sources.at(i))),
+                         csvField(translation)}
+                 .join(QLatin1Char(','));
+      out += QLatin1Char('\n');
+    }
+  }
+  return out.toUtf8();
+}
+
+QByteArray corpusToJson(const CorpusReport& report) {
+  QJsonArray models;
+  for (size_t m = 0; m < report.evaluations.size(); ++m) {
+    const CorpusEvaluation& e = report.evaluations[m];
+    QJsonArray byLength;
+    for (size_t b = 0; b < e.bleu_by_length.size(); ++b)
+      byLength.append(QJsonObject{{"words", QString::fromStdString(length_buckets()[b].label())},
+                                  {"sentences", static_cast<qint64>(e.sentences_by_length[b])},
+                                  {"bleu", report.hasReferences() && e.sentences_by_length[b] > 0
+                                               ? QJsonValue(e.bleu_by_length[b].bleu)
+                                               : QJsonValue()}});
+    const AttentionMetrics& a = e.attention;
+    const QJsonValue metrics =
+        e.has_attention ? QJsonValue(QJsonObject{{"entropy", a.mean_entropy()},
+                                                 {"eos_sink", a.mean_end_sink()},
+                                                 {"diagonality", a.mean_diagonality()},
+                                                 {"coverage_spread", a.mean_coverage_spread()}})
+                        : QJsonValue();
+    QJsonArray sentences;
+    for (size_t i = 0; i < e.sentences.size(); ++i) {
+      const SentenceEvaluation& s = e.sentences[i];
+      const SentenceFigures f = sentenceFigures(report, e, s);
+      sentences.append(
+          QJsonObject{{"line", static_cast<qint64>(i + 1)},
+                      {"words", static_cast<qint64>(s.source_words)},
+                      {"bleu", orNull(f.bleu)},
+                      {"mean_log_probability", s.mean_log_probability},
+                      {"entropy", orNull(f.entropy)},
+                      {"eos_sink", orNull(f.sink)},
+                      {"unknown", static_cast<qint64>(s.unknown)},
+                      {"copied", static_cast<qint64>(s.copied)},
+                      {"source", QString::fromStdString(report.sources.at(i))},
+                      {"translation", i < e.translations.size()
+                                          ? QString::fromStdString(e.translations[i].text())
+                                          : QString()}});
+    }
+    models.append(QJsonObject{
+        {"model", report.models.value(static_cast<int>(m))},
+        {"bleu", report.hasReferences() ? QJsonValue(e.bleu.bleu) : QJsonValue()},
+        {"sentences_with_unk", static_cast<qint64>(e.unknown_words == UnknownWords::kCopy
+                                                       ? e.copy.sentences_with_unknown
+                                                       : e.keep.sentences_with_unknown)},
+        {"by_length", byLength},
+        {"metrics", metrics},
+        {"sentences", sentences}});
+  }
+  const QJsonObject root{
+      {"source", report.sourcePath},
+      {"reference", report.hasReferences() ? QJsonValue(report.referencePath) : QJsonValue()},
+      {"models", models}};
+  return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+}  // namespace attnscope::ui

@@ -1,0 +1,303 @@
+#include "plots/heatmap_plot.h"
+
+#include <QToolTip>
+#include <algorithm>
+
+#include "core/copied_words.h"
+#include "plots/colormaps.h"
+#include "plots/tick_label_fit.h"
+
+namespace attnscope::ui {
+namespace {
+constexpr int kMaxValueLabels = 1600;  // beyond ~40×40 cells the numbers are unreadable anyway
+}  // namespace
+
+HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
+  setMouseTracking(true);
+  setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  setMinimumSize(200, 160);
+  map_ = new QCPColorMap(xAxis, yAxis);
+  map_->setInterpolate(false);
+  map_->setTightBoundary(false);
+  scale_ = new QCPColorScale(this);
+  plotLayout()->addElement(0, 1, scale_);
+  scale_->setBarWidth(12);
+  scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  map_->setColorScale(scale_);
+  plotLayout()->insertRow(0);
+  title_ =
+      new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
+  plotLayout()->addElement(0, 0, title_);
+  auto* margins = new QCPMarginGroup(this);
+  axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+  scale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+  setGradient(colormap("viridis"));
+
+  yAxis->setRangeReversed(true);  // the first target token at the top, like a text
+  xAxis->setTickLabelRotation(60);
+  for (QCPAxis* axis : {xAxis, yAxis}) {
+    axis->setTicker(QSharedPointer<SparseTickerText>(new SparseTickerText));  // TickLabelFit thins
+    axis->grid()->setVisible(false);
+    axis->setSubTicks(false);
+  }
+  rowFrame_ = new QCPItemRect(this);
+  rowFrame_->setPen(QPen(QColor("#ff3b30"), 2.5));
+  rowFrame_->setBrush(Qt::NoBrush);
+  rowFrame_->setVisible(false);
+  cellFrame_ = new QCPItemRect(this);
+  cellFrame_->setPen(QPen(QColor("#ff9500"), 2.5));
+  cellFrame_->setVisible(false);
+  emptyText_ = tr("Type a sentence and press Enter");
+  placeholder_ = new QCPItemText(this);
+  placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
+  placeholder_->position->setCoords(0.5, 0.5);
+  labelFit_ = new TickLabelFit(this, {xAxis, yAxis});
+  applyPalette();
+  setMatrix({});
+}
+
+void HeatmapPlot::applyPalette() {
+  const QPalette p = palette();
+  setBackground(p.brush(QPalette::Base));
+  for (QCPAxis* axis : {xAxis, yAxis, scale_->axis()}) {
+    axis->setBasePen(QPen(p.color(QPalette::Text)));
+    axis->setTickPen(QPen(p.color(QPalette::Text)));
+    axis->setTickLabelColor(p.color(QPalette::Text));
+    axis->setLabelColor(p.color(QPalette::Text));
+  }
+  placeholder_->setColor(p.color(QPalette::PlaceholderText));
+  title_->setTextColor(p.color(QPalette::Text));
+}
+
+void HeatmapPlot::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) {
+    applyPalette();
+    replot();
+  }
+  QCustomPlot::changeEvent(event);
+}
+
+void HeatmapPlot::setGradient(const QCPColorGradient& gradient) {
+  map_->setGradient(gradient);
+  rebuildValueLabels();
+  replot();
+}
+
+QCPColorGradient HeatmapPlot::gradient() const { return map_->gradient(); }
+
+void HeatmapPlot::setDataRange(const QCPRange& range) {
+  fixedRange_ = true;
+  map_->setDataRange(range);
+  rebuildValueLabels();
+  replot();
+}
+
+void HeatmapPlot::shareDataRange(const QList<HeatmapPlot*>& plots) {
+  double highest = 0.0;
+  for (const HeatmapPlot* plot : plots)
+    for (const auto& row : plot->matrix().weights)
+      for (double w : row) highest = std::max(highest, w);
+  for (HeatmapPlot* plot : plots) plot->setDataRange(QCPRange(0.0, highest > 0 ? highest : 1.0));
+}
+
+QCPRange HeatmapPlot::dataRange() const { return map_->dataRange(); }
+
+void HeatmapPlot::setShowValues(bool show) {
+  showValues_ = show;
+  rebuildValueLabels();
+  replot();
+}
+
+void HeatmapPlot::setEmptyText(const QString& text) {
+  emptyText_ = text;
+  if (!matrix_.noAttention) placeholder_->setText(text);
+  replot();
+}
+
+void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
+  matrix_ = matrix;
+  title_->setText(matrix.title);
+  title_->setVisible(!matrix.title.isEmpty());
+  const int rows = matrix.rows(), columns = matrix.columns();
+  map_->data()->setSize(std::max(columns, 1), std::max(rows, 1));
+  map_->data()->setRange(QCPRange(0, std::max(columns - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
+  double highest = 0.0;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < columns; ++c) {
+      map_->data()->setCell(c, r, matrix.weights[r][c]);
+      highest = std::max(highest, matrix.weights[r][c]);
+    }
+  if (rows == 0) map_->data()->fill(0.0);
+  map_->setVisible(rows > 0);
+  if (!fixedRange_) map_->setDataRange(QCPRange(0.0, highest > 0 ? highest : 1.0));
+  // The baseline without attention has its tokens but nothing to draw between them.
+  // Short lines: the text must fit a heatmap of a four-column compare grid.
+  placeholder_->setText(matrix.noAttention
+                            ? tr("No attention:\nthis model reads one fixed\n"
+                                 "context (the encoder's final\nstates) at every step")
+                            : emptyText_);
+  placeholder_->setVisible(columns == 0 || matrix.noAttention);
+  rebuildTicks();
+  rebuildValueLabels();
+  rebuildCopyFrames();
+  if (currentRow_ >= rows) currentRow_ = rows - 1;
+  setCurrentRow(currentRow_);
+  cellFrame_->setVisible(false);
+  highlighted_ = {-1, -1};
+  resetView();
+}
+
+void HeatmapPlot::rebuildTicks() {
+  auto xTicker = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
+  auto yTicker = qSharedPointerCast<QCPAxisTickerText>(yAxis->ticker());
+  xTicker->clear();
+  yTicker->clear();
+  for (int c = 0; c < matrix_.columns(); ++c) {
+    const bool unknown = c < matrix_.unknownSource.size() && matrix_.unknownSource[c];
+    // An unknown word is marked so it is not mistaken for a word the model knows.
+    xTicker->addTick(c, unknown ? matrix_.sourceTokens[c] + " (?)" : matrix_.sourceTokens[c]);
+  }
+  // A copied word is marked so it is not mistaken for a word the model produced.
+  for (int r = 0; r < matrix_.rows(); ++r)
+    yTicker->addTick(r, matrix_.isCopied(r) ? tr("%1 (copied)").arg(matrix_.targetTokens[r])
+                                            : matrix_.targetTokens[r]);
+  // Long sentences get smaller labels, and on screen no larger than their cells hold
+  // (TickLabelFit); zooming (wheel) brings them back to reading size.
+  const int longest = std::max(matrix_.columns(), matrix_.rows());
+  labelFit_->setFullSize(longest > 60   ? TickLabelFit::kSmallest
+                         : longest > 35 ? 8.0
+                                        : font().pointSizeF());
+}
+
+void HeatmapPlot::rebuildValueLabels() {
+  for (QCPItemText* label : valueLabels_) removeItem(label);
+  valueLabels_.clear();
+  if (!showValues_ || matrix_.rows() * matrix_.columns() > kMaxValueLabels) return;
+  const QCPRange range = map_->dataRange();
+  QCPColorGradient gradient = map_->gradient();  // color() is not const in QCustomPlot 2.1
+  QFont font = this->font();
+  font.setPointSizeF(std::max(6.0, font.pointSizeF() - 2));
+  for (int r = 0; r < matrix_.rows(); ++r)
+    for (int c = 0; c < matrix_.columns(); ++c) {
+      const double value = matrix_.weights[r][c];
+      auto* label = new QCPItemText(this);
+      label->position->setCoords(c, r);
+      label->setText(QString::number(value, 'f', 2).replace("0.", "."));
+      label->setFont(font);
+      const QColor cell = QColor::fromRgb(gradient.color(value, range));
+      label->setColor(cell.lightnessF() > 0.55 ? Qt::black : Qt::white);
+      label->setClipToAxisRect(true);
+      valueLabels_ << label;
+    }
+}
+
+void HeatmapPlot::rebuildCopyFrames() {
+  for (QCPItemRect* frame : copyFrames_) removeItem(frame);
+  copyFrames_.clear();
+  for (int r = 0; r < matrix_.rows(); ++r) {
+    if (!matrix_.isCopied(r) || matrix_.copiedFrom[r] >= matrix_.columns()) continue;
+    auto* frame = new QCPItemRect(this);
+    frame->setPen(QPen(QColor(QLatin1String(kCopiedColour)), 2.0, Qt::DashLine));
+    frame->setBrush(Qt::NoBrush);
+    frame->setClipToAxisRect(true);
+    placeFrame(frame, r, matrix_.copiedFrom[r], matrix_.copiedFrom[r]);
+    copyFrames_ << frame;
+  }
+}
+
+void HeatmapPlot::placeFrame(QCPItemRect* frame, int row, int firstColumn, int lastColumn) {
+  frame->topLeft->setCoords(firstColumn - 0.5, row - 0.5);
+  frame->bottomRight->setCoords(lastColumn + 0.5, row + 0.5);
+}
+
+void HeatmapPlot::setCurrentRow(int row) {
+  currentRow_ = row;
+  const bool visible = row >= 0 && row < matrix_.rows();
+  rowFrame_->setVisible(visible);
+  if (visible) placeFrame(rowFrame_, row, 0, matrix_.columns() - 1);
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::setHighlightedCell(int row, int column) {
+  const bool visible =
+      row >= 0 && column >= 0 && row < matrix_.rows() && column < matrix_.columns();
+  cellFrame_->setVisible(visible);
+  highlighted_ = visible ? QPoint(column, row) : QPoint(-1, -1);
+  if (visible) placeFrame(cellFrame_, row, column, column);
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapPlot::resetView() {
+  xAxis->setRange(-0.5, std::max(matrix_.columns(), 1) - 0.5);
+  yAxis->setRange(-0.5, std::max({matrix_.rows(), reservedRows_, 1}) - 0.5);
+  replot();
+}
+
+void HeatmapPlot::setReservedRows(int rows) {
+  reservedRows_ = std::max(0, rows);
+  resetView();
+}
+
+QPoint HeatmapPlot::cellAt(const QPoint& position) const {
+  if (matrix_.isEmpty() || !axisRect()->rect().contains(position)) return {-1, -1};
+  const int column = static_cast<int>(std::floor(xAxis->pixelToCoord(position.x()) + 0.5));
+  const int row = static_cast<int>(std::floor(yAxis->pixelToCoord(position.y()) + 0.5));
+  if (row < 0 || row >= matrix_.rows() || column < 0 || column >= matrix_.columns())
+    return {-1, -1};
+  return {column, row};
+}
+
+QString HeatmapPlot::toolTipAt(const QPoint& position) const {
+  const QPoint cell = cellAt(position);
+  if (cell.x() < 0) return {};
+  const int row = cell.y(), column = cell.x();
+  QString source = matrix_.sourceTokens[column];
+  if (column < matrix_.unknownSource.size() && matrix_.unknownSource[column])
+    source += tr(" (unknown word, read as <unk>)");
+  // One multi-argument arg() wherever a token is substituted: a chained one would replace a
+  // "%1" inside the token.
+  QString tip = tr("source: %1\ntarget: %2\nweight: %3")
+                    .arg(source, matrix_.targetTokens[row],
+                         QString::number(matrix_.weights[row][column], 'f', 4));
+  if (matrix_.isPossibleLink(row, column)) tip += tr(" (possible link, drawn at half weight)");
+  if (matrix_.isCopied(row)) tip += QLatin1Char('\n') + matrix_.copyNotes[row];
+  return tip;
+}
+
+void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
+  QCustomPlot::mouseMoveEvent(event);
+  const QPoint cell = cellAt(event->pos());
+  if (cell.x() < 0) {
+    QToolTip::hideText();
+    Q_EMIT cellHovered(-1, -1);
+    return;
+  }
+  QToolTip::showText(event->globalPosition().toPoint(), toolTipAt(event->pos()), this);
+  Q_EMIT cellHovered(cell.y(), cell.x());
+}
+
+void HeatmapPlot::mousePressEvent(QMouseEvent* event) {
+  pressPosition_ = event->pos();
+  QCustomPlot::mousePressEvent(event);
+}
+
+void HeatmapPlot::mouseReleaseEvent(QMouseEvent* event) {
+  QCustomPlot::mouseReleaseEvent(event);
+  // A click, not the end of a drag, selects a row.
+  if ((event->pos() - pressPosition_).manhattanLength() < 4) {
+    const QPoint cell = cellAt(event->pos());
+    if (cell.y() >= 0) Q_EMIT rowClicked(cell.y());
+  }
+}
+
+void HeatmapPlot::mouseDoubleClickEvent(QMouseEvent* event) {
+  QCustomPlot::mouseDoubleClickEvent(event);
+  resetView();
+}
+
+void HeatmapPlot::leaveEvent(QEvent* event) {
+  QCustomPlot::leaveEvent(event);
+  Q_EMIT cellHovered(-1, -1);
+}
+
+}  // namespace attnscope::ui

@@ -1,0 +1,20 @@
+#pragma once
+// What a tab offers to File > Export: the window asks the shown tab, never which tab it is.
+#include <QSize>
+#include <QString>
+
+#include "render/exporter.h"
+
+namespace attnscope::ui {
+
+class ExportTarget {
+ public:
+  virtual ~ExportTarget() = default;
+  /// The picture's size as shown on screen: the Export dialog's starting size.
+  virtual QSize exportSize() const = 0;
+  /// Writes what the tab shows to `path`, in the format its extension names (a tab may accept
+  /// only some). Throws std::runtime_error with a one-line message naming the path.
+  virtual void exportTo(const QString& path, const ExportOptions& options) const = 0;
+};
+
+}  // namespace attnscope::ui

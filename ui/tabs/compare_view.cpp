@@ -1,0 +1,237 @@
+#include "tabs/compare_view.h"
+
+#include <QHBoxLayout>
+#include <QVBoxLayout>
+
+#include "plots/colormaps.h"
+#include "plots/heatmap_plot.h"
+#include "widgets/heatmap_grid.h"
+#include "workers/engine_worker.h"
+
+namespace attnscope::ui {
+namespace {
+// Columns of the grid for `count` plots: one row up to three, then two rows up to eight (seven
+// models: 4 + 3, so each heatmap keeps the height to label its rows), then four columns.
+int gridColumns(int count) { return count <= 3 ? count : count <= 8 ? (count + 1) / 2 : 4; }
+
+using Kind = CompareTarget::Kind;
+}  // namespace
+
+CompareTarget::Kind CompareView::mode() const { return static_cast<Kind>(mode_->currentIndex()); }
+
+void CompareView::setMode(CompareTarget::Kind kind) {
+  mode_->setCurrentIndex(static_cast<int>(kind));
+}
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+  mode_ = new QComboBox(this);  // in the order of CompareTarget::Kind
+  mode_->addItem(tr("Each model's own translation"));
+  mode_->addItem(tr("Common target: reference"));
+  mode_->addItem(tr("Common target: output of"));
+  reference_ = new QLineEdit(this);
+  reference_->setPlaceholderText(tr("German reference translation, then Enter"));
+  commonModel_ = new QComboBox(this);
+  // Shown once a subword model is in the grid: a word model has one view.
+  words_ = new QCheckBox(tr("Words"), this);
+  words_->setChecked(true);
+  words_->setVisible(false);
+  words_->setToolTip(
+      tr("Subword models: a word's pieces merged (rows still sum to 1); untick for the pieces "
+         "the model reads and emits"));
+  showDifference_ = new QCheckBox(tr("Difference"), this);
+  differenceA_ = new QComboBox(this);
+  differenceB_ = new QComboBox(this);
+  status_ = new QLabel(this);
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(mode_);
+  controls->addWidget(commonModel_);
+  controls->addWidget(reference_, 1);
+  controls->addStretch();
+  controls->addWidget(words_);
+  controls->addWidget(showDifference_);
+  controls->addWidget(differenceA_);
+  controls->addWidget(new QLabel(QStringLiteral("−"), this));
+  controls->addWidget(differenceB_);
+  for (QComboBox* box : {mode_, commonModel_, differenceA_, differenceB_})
+    box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+
+  grid_ = new HeatmapGrid(this);
+  difference_ = new HeatmapPlot(this);
+  difference_->setGradient(divergingColormap());
+  difference_->setVisible(false);
+
+  auto* body = new QHBoxLayout;
+  body->addWidget(grid_, 3);
+  body->addWidget(difference_, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addLayout(body, 1);
+  layout->addWidget(status_);
+
+  connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
+    updateControls();
+    Q_EMIT compareRequested();
+  });
+  connect(commonModel_, &QComboBox::currentIndexChanged, this, [this] {
+    if (mode() == Kind::ModelOutput) Q_EMIT compareRequested();
+  });
+  connect(reference_, &QLineEdit::returnPressed, this, &CompareView::compareRequested);
+  connect(words_, &QCheckBox::toggled, this, &CompareView::compareRequested);
+  for (QComboBox* box : {differenceA_, differenceB_})
+    connect(box, &QComboBox::currentIndexChanged, this, &CompareView::updateDifference);
+  connect(showDifference_, &QCheckBox::toggled, this, &CompareView::updateDifference);
+  // The difference follows the grid's hover, and leads it.
+  connect(difference_, &HeatmapPlot::cellHovered, grid_, &HeatmapGrid::highlightCell);
+  connect(grid_, &HeatmapGrid::cellHighlighted, difference_, &HeatmapPlot::setHighlightedCell);
+  updateControls();
+}
+
+void CompareView::setModels(const QStringList& keys) {
+  models_ = keys;
+  for (QComboBox* box : {commonModel_, differenceA_, differenceB_}) {
+    const QSignalBlocker block(box);
+    box->clear();
+    box->addItems(keys);
+  }
+  if (keys.size() > 1) differenceB_->setCurrentIndex(1);
+  const auto count = static_cast<int>(keys.size());
+  grid_->setPlotCount(count, gridColumns(count));
+  QList<AttentionMatrix> titled;  // empty until the first result, but already named
+  for (const QString& key : keys) {
+    AttentionMatrix m;
+    m.title = key;
+    titled << m;
+  }
+  grid_->setMatrices(titled);
+  for (HeatmapPlot* plot : grid_->plots()) plot->setToolTip(QString());
+}
+
+void CompareView::updateControls() {
+  reference_->setVisible(mode() == Kind::Reference);
+  commonModel_->setVisible(mode() == Kind::ModelOutput);
+  // A difference needs both heatmaps on the same axes.
+  const bool commonTarget = mode() != Kind::OwnTranslations;
+  showDifference_->setEnabled(commonTarget);
+  differenceA_->setEnabled(commonTarget);
+  differenceB_->setEnabled(commonTarget);
+  updateDifference();
+}
+
+CompareTarget CompareView::target() const {
+  CompareTarget t;
+  t.kind = mode();
+  t.text = reference_->text();
+  t.modelKey = commonModel_->currentText();
+  return t;
+}
+
+void CompareView::setResult(const CompareResult& result) {
+  result_ = result;
+  bool subwords = false;
+  QList<AttentionMatrix> matrices;
+  for (int i = 0; i < plots().size() && i < result.matrices.size(); ++i) {
+    AttentionMatrix m = result.matrices[i];
+    m.title = m.nameWithView(result.keys[i]);  // as the main view's title, says the view
+    subwords = subwords || !m.view.isEmpty();
+    matrices << m;
+    plots()[i]->setToolTip(result.translations.value(i));
+  }
+  words_->setVisible(subwords);
+  grid_->setMatrices(matrices);
+  resultStatus_ = mode() == Kind::OwnTranslations
+                      ? tr("Each heatmap shows its model's own greedy translation.")
+                      : tr("All models forced to produce: %1").arg(result.translations.value(0));
+  updateDifference();
+}
+
+void CompareView::updateDifference() {
+  const bool wanted = showDifference_->isChecked() && mode() != Kind::OwnTranslations;
+  const int a = differenceA_->currentIndex(), b = differenceB_->currentIndex();
+  const bool available =
+      wanted && a >= 0 && b >= 0 && a < result_.matrices.size() && b < result_.matrices.size();
+  difference_->setVisible(available);
+  status_->setText(resultStatus_);
+  if (!available) return;
+  try {
+    AttentionMatrix first = result_.matrices[a], second = result_.matrices[b];
+    first.title = result_.keys[a];
+    second.title = result_.keys[b];
+    const AttentionMatrix d = AttentionMatrix::difference(first, second);
+    double largest = 0.0;
+    for (const auto& row : d.weights)
+      for (double w : row) largest = std::max(largest, std::abs(w));
+    difference_->setDataRange(QCPRange(-std::max(largest, 1e-6), std::max(largest, 1e-6)));
+    difference_->setMatrix(d);
+  } catch (const std::invalid_argument&) {
+    // Results from own-translation mode are still shown; or a subword model in pieces against
+    // a word model in words.
+    difference_->setVisible(false);
+    status_->setText(resultStatus_ + QLatin1Char(' ') +
+                     tr("No difference: %1 and %2 do not have the same rows and columns%3.")
+                         .arg(result_.keys[a], result_.keys[b],
+                              words_->isChecked() ? QString() : tr(" (tick Words)")));
+  }
+}
+
+const QList<HeatmapPlot*>& CompareView::plots() const { return grid_->plots(); }
+
+void CompareView::setGradient(const QCPColorGradient& gradient) { grid_->setGradient(gradient); }
+
+void CompareView::setShowValues(bool show) {
+  grid_->setShowValues(show);
+  difference_->setShowValues(show);
+}
+
+void CompareView::setStatus(const QString& text) { status_->setText(text); }
+
+void CompareView::setWorker(EngineWorker* worker) {
+  worker_ = worker;
+  connect(worker_, &EngineWorker::compareProgress, this,
+          [this](quint64 generation, int done, int total) {
+            if (generation == generation_)
+              setStatus(tr("Decoding with %1 of %2 models…").arg(done).arg(total));
+          });
+  connect(worker_, &EngineWorker::compareReady, this,
+          [this](quint64 generation, const CompareResult& result) {
+            if (generation != generation_) return;
+            setResult(result);
+            Q_EMIT resultShown();
+          });
+}
+
+void CompareView::compare(const QString& sentence) {
+  if (worker_ == nullptr || sentence.trimmed().isEmpty() || plots().isEmpty()) return;
+  const CompareTarget common = target();
+  if (common.kind == CompareTarget::Kind::Reference && common.text.trimmed().isEmpty()) {
+    setStatus(tr("Type a German reference above and press Enter."));
+    return;
+  }
+  generation_ = worker_->nextGeneration(EngineWorker::Channel::Compare);
+  QMetaObject::invokeMethod(
+      worker_,
+      [w = worker_, g = generation_, keys = models_, sentence, common, words = showsWords()] {
+        w->compare(g, keys, sentence, common, words);
+      },
+      Qt::QueuedConnection);
+}
+
+QList<HeatmapPlot*> CompareView::exportedPlots() const {
+  QList<HeatmapPlot*> plots = grid_->plots();
+  if (!difference_->isHidden()) plots << difference_;
+  return plots;
+}
+
+QSize CompareView::exportSize() const {
+  QRect shown = grid_->geometry();
+  if (!difference_->isHidden()) shown |= difference_->geometry();
+  return shown.size();
+}
+
+void CompareView::exportTo(const QString& path, const ExportOptions& options) const {
+  ExportOptions grid = options;
+  grid.columns = 3;
+  exportHeatmaps(exportedPlots(), path, grid);
+}
+
+}  // namespace attnscope::ui

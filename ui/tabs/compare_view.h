@@ -1,0 +1,87 @@
+#pragma once
+// All score functions on one sentence: a grid of heatmaps with one shared colour scale and
+// synchronised hover, each model's own translation or every model forced onto a common target,
+// and the difference A − B of two models in common-target mode.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QWidget>
+
+#include "core/engine_requests.h"
+#include "render/export_target.h"
+
+class QCPColorGradient;
+
+namespace attnscope::ui {
+
+class EngineWorker;
+class HeatmapGrid;
+class HeatmapPlot;
+
+class CompareView : public QWidget, public ExportTarget {
+  Q_OBJECT
+ public:
+  explicit CompareView(QWidget* parent = nullptr);
+
+  /// Decodes through `worker` (its compare channel, independent of the Translation tab's).
+  void setWorker(EngineWorker* worker);
+  /// Every model on `sentence`, as target() says; nothing without a sentence or models, and a
+  /// prompt in the status line when the reference it needs is empty. A newer call makes the
+  /// older one's result obsolete.
+  void compare(const QString& sentence);
+  void setModels(const QStringList& keys);
+  void setResult(const CompareResult& result);
+  void setGradient(const QCPColorGradient& gradient);
+  void setShowValues(bool show);
+  void setStatus(const QString& text);
+
+  CompareTarget target() const;
+  /// The models compared, in the grid's order.
+  const QStringList& models() const { return models_; }
+  /// Subword models drawn in words (a word's pieces merged; the default) or pieces.
+  bool showsWords() const { return words_->isChecked(); }
+  QCheckBox* wordsBox() const { return words_; }
+  const QList<HeatmapPlot*>& plots() const;
+  /// The plots an export should contain: the grid, and the difference when it is shown.
+  QList<HeatmapPlot*> exportedPlots() const;
+  HeatmapPlot* differencePlot() const { return difference_; }
+  CompareTarget::Kind mode() const;
+  void setMode(CompareTarget::Kind kind);
+  QCheckBox* differenceBox() const { return showDifference_; }
+  QLineEdit* referenceEdit() const { return reference_; }
+  QString statusText() const { return status_->text(); }
+
+  /// The grid, with the difference beside it when shown.
+  QSize exportSize() const override;
+  /// exportedPlots(), three to a row.
+  void exportTo(const QString& path, const ExportOptions& options) const override;
+
+ Q_SIGNALS:
+  /// The user changed what to compare; the window asks the worker again.
+  void compareRequested();
+  /// setResult() drew a compare() answer.
+  void resultShown();
+
+ private:
+  void updateControls();
+  void updateDifference();
+
+  QComboBox* mode_ = nullptr;
+  QLineEdit* reference_ = nullptr;
+  QCheckBox* words_ = nullptr;
+  QComboBox* commonModel_ = nullptr;
+  QCheckBox* showDifference_ = nullptr;
+  QComboBox* differenceA_ = nullptr;
+  QComboBox* differenceB_ = nullptr;
+  QLabel* status_ = nullptr;
+  HeatmapGrid* grid_ = nullptr;
+  QStringList models_;
+  HeatmapPlot* difference_ = nullptr;
+  CompareResult result_;
+  EngineWorker* worker_ = nullptr;
+  quint64 generation_ = 0;  // of the newest compare() request
+  QString resultStatus_;    // what the shown result is; the status line adds the difference's
+};
+
+}  // namespace attnscope::ui

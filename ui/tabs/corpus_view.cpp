@@ -1,0 +1,454 @@
+#include "tabs/corpus_view.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/app_settings.h"
+#include "plots/length_plot.h"
+#include "workers/corpus_worker.h"
+
+namespace attnscope::ui {
+namespace {
+
+// The sentence table's columns, in order.
+enum Column {
+  kLine,
+  kWords,
+  kBleu,
+  kLogProbability,
+  kEntropy,
+  kSink,
+  kUnknown,
+  kCopied,
+  kSource,
+  kTranslation,
+  kColumns
+};
+
+// Numbers sort by value, not by their text: the sort role holds the value.
+constexpr int kSortRole = Qt::UserRole + 1;
+
+QStandardItem* numberItem(double value, int decimals) {
+  auto* item = new QStandardItem(QString::number(value, 'f', decimals));
+  item->setData(value, kSortRole);
+  item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  return item;
+}
+
+// A figure the run has none of (no reference, no attention): blank, sorted below every number.
+QStandardItem* missingItem() {
+  auto* item = new QStandardItem(QStringLiteral("–"));
+  item->setData(-std::numeric_limits<double>::infinity(), kSortRole);
+  item->setTextAlignment(Qt::AlignCenter);
+  return item;
+}
+
+QStandardItem* figureItem(const std::optional<double>& value, int decimals) {
+  return value ? numberItem(*value, decimals) : missingItem();
+}
+
+QStandardItem* textItem(const QString& text) {
+  auto* item = new QStandardItem(text);
+  item->setData(text, kSortRole);
+  item->setToolTip(text);  // the column may be narrower than the sentence
+  return item;
+}
+
+QTableWidgetItem* metricItem(const QString& text) {
+  auto* item = new QTableWidgetItem(text);
+  item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  return item;
+}
+
+QString shortName(const QString& path) {
+  return path.isEmpty() ? QObject::tr("none") : QFileInfo(path).fileName();
+}
+
+}  // namespace
+
+CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
+  sourceLabel_ = new QLabel(this);
+  referenceLabel_ = new QLabel(this);
+  auto* chooseSource = new QPushButton(tr("Open source…"), this);
+  auto* chooseReference = new QPushButton(tr("Open reference…"), this);
+  clearReference_ = new QPushButton(tr("No reference"), this);
+  clearReference_->setToolTip(tr("Measure the attention only: BLEU needs a reference"));
+  modelList_ = new QListWidget(this);
+  modelList_->setFlow(QListView::LeftToRight);
+  modelList_->setWrapping(true);
+  modelList_->setMaximumHeight(56);
+  modelList_->setToolTip(tr("The models to run; all of them by default"));
+  run_ = new QPushButton(tr("Run"), this);
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  status_ = new QLabel(this);
+
+  plot_ = new LengthPlot(this);
+  metrics_ = new QTableWidget(0, 7, this);
+  metrics_->setHorizontalHeaderLabels({tr("Model"), tr("BLEU"), tr("<unk> lines"), tr("Entropy"),
+                                       tr("</s> sink"), tr("Diagonality"), tr("Coverage")});
+  const QStringList metricTips = {
+      tr("The model"),
+      tr("Corpus BLEU of its greedy translations against the reference"),
+      tr("Translations with an <unk> left after copying source words"),
+      tr("Mean attention entropy per step, in nats: 0 looks at one word"),
+      tr("Mean share of attention on </s> at the steps before the last"),
+      tr("Mean |argmax position / source length − step / target length|: 0 on the diagonal"),
+      tr("Mean |attention a source word receives in all − 1|: 0 when every word gets 1")};
+  for (int c = 0; c < metricTips.size(); ++c)
+    metrics_->horizontalHeaderItem(c)->setToolTip(metricTips[c]);
+  metrics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  metrics_->verticalHeader()->setVisible(false);
+  metrics_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  metrics_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+
+  sentenceModel_ = new QComboBox(this);
+  filter_ = new QLineEdit(this);
+  filter_->setPlaceholderText(tr("Filter sentences (source or translation)"));
+  filter_->setClearButtonEnabled(true);
+  exportPlot_ = new QPushButton(tr("Export plot…"), this);
+  exportTables_ = new QPushButton(tr("Export tables…"), this);
+  rows_ = new QStandardItemModel(0, kColumns, this);
+  rows_->setHorizontalHeaderLabels({tr("Line"), tr("Words"), tr("BLEU+1"), tr("Mean log p"),
+                                    tr("Entropy"), tr("</s> sink"), tr("<unk>"), tr("Copied"),
+                                    tr("Source"), tr("Translation")});
+  proxy_ = new QSortFilterProxyModel(this);
+  proxy_->setSourceModel(rows_);
+  proxy_->setSortRole(kSortRole);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  proxy_->setFilterKeyColumn(-1);  // the text columns; numbers rarely match a word
+  sentences_ = new QTableView(this);
+  sentences_->setModel(proxy_);
+  sentences_->setSortingEnabled(true);
+  sentences_->setWordWrap(false);  // one line per sentence, elided; more rows in view
+  sentences_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  sentences_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  sentences_->verticalHeader()->setVisible(false);
+  // Numbers as wide as they need, the two sentences share the rest (a tooltip shows them whole).
+  sentences_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  sentences_->horizontalHeader()->setSectionResizeMode(kSource, QHeaderView::Stretch);
+  sentences_->horizontalHeader()->setSectionResizeMode(kTranslation, QHeaderView::Stretch);
+  sentences_->horizontalHeader()->setSortIndicator(kLine, Qt::AscendingOrder);
+  sentences_->setToolTip(tr("Double-click a sentence to open it in the Translation tab"));
+
+  auto* files = new QGridLayout;
+  files->addWidget(new QLabel(tr("Source:"), this), 0, 0);
+  files->addWidget(sourceLabel_, 0, 1);
+  files->addWidget(chooseSource, 0, 2);
+  files->addWidget(new QLabel(tr("Reference:"), this), 1, 0);
+  files->addWidget(referenceLabel_, 1, 1);
+  files->addWidget(chooseReference, 1, 2);
+  files->addWidget(clearReference_, 1, 3);
+  files->setColumnStretch(1, 1);
+  auto* runRow = new QHBoxLayout;
+  runRow->addWidget(run_);
+  runRow->addWidget(cancel_);
+  runRow->addWidget(progress_, 1);
+  runRow->addWidget(status_, 1);
+  auto* measures = new QSplitter(Qt::Horizontal, this);
+  measures->addWidget(plot_);
+  measures->addWidget(metrics_);
+  measures->setStretchFactor(0, 1);  // the plot takes what the table leaves
+  measures->setStretchFactor(1, 0);
+  auto* tableControls = new QHBoxLayout;
+  tableControls->addWidget(new QLabel(tr("Sentences of"), this));
+  tableControls->addWidget(sentenceModel_);
+  tableControls->addWidget(filter_, 1);
+  tableControls->addWidget(exportPlot_);
+  tableControls->addWidget(exportTables_);
+  auto* tablePane = new QWidget(this);
+  auto* tableLayout = new QVBoxLayout(tablePane);
+  tableLayout->setContentsMargins(0, 0, 0, 0);
+  tableLayout->addLayout(tableControls);
+  tableLayout->addWidget(sentences_, 1);
+  auto* body = new QSplitter(Qt::Vertical, this);
+  body->addWidget(measures);
+  body->addWidget(tablePane);
+  body->setStretchFactor(0, 2);
+  body->setStretchFactor(1, 3);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(files);
+  layout->addWidget(modelList_);
+  layout->addLayout(runRow);
+  layout->addWidget(body, 1);
+
+  worker_ = new CorpusWorker;
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &CorpusWorker::progress, this, &CorpusView::showProgress);
+  connect(worker_, &CorpusWorker::finished, this, &CorpusView::showReport);
+  connect(worker_, &CorpusWorker::failed, this, &CorpusView::endRun);
+  connect(worker_, &CorpusWorker::cancelled, this,
+          [this](quint64 generation) { endRun(generation, QString()); });
+  thread_.setObjectName(QStringLiteral("attnscope corpus"));
+  thread_.start();
+
+  connect(chooseSource, &QPushButton::clicked, this, &CorpusView::chooseSource);
+  connect(chooseReference, &QPushButton::clicked, this, &CorpusView::chooseReference);
+  connect(clearReference_, &QPushButton::clicked, this, [this] { setFiles(source_, QString()); });
+  connect(run_, &QPushButton::clicked, this, &CorpusView::run);
+  connect(cancel_, &QPushButton::clicked, this, &CorpusView::cancel);
+  connect(modelList_, &QListWidget::itemChanged, this, &CorpusView::updateButtons);
+  connect(exportPlot_, &QPushButton::clicked, this, &CorpusView::exportPlotDialog);
+  connect(exportTables_, &QPushButton::clicked, this, &CorpusView::exportTablesDialog);
+  connect(sentenceModel_, &QComboBox::currentIndexChanged, this, &CorpusView::fillSentences);
+  connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  connect(sentences_, &QTableView::doubleClicked, this, &CorpusView::openRow);
+
+  const AppSettings settings;
+  setFiles(settings.corpusSource(), settings.corpusReference());
+}
+
+CorpusView::~CorpusView() {
+  worker_->cancel();  // a run stops after its current batch
+  thread_.quit();
+  thread_.wait();
+}
+
+void CorpusView::setModels(const QList<QPair<QString, QString>>& models) {
+  modelList_->clear();
+  for (const auto& [key, path] : models) addModel(key, path);
+}
+
+void CorpusView::addModel(const QString& key, const QString& path) {
+  auto* item = new QListWidgetItem(key, modelList_);
+  item->setData(Qt::UserRole, path);
+  item->setToolTip(path);
+  item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+  item->setCheckState(Qt::Checked);
+  updateButtons();
+}
+
+void CorpusView::setFiles(const QString& source, const QString& reference) {
+  source_ = source;
+  reference_ = reference;
+  sourceLabel_->setText(source.isEmpty() ? tr("no file: open one, one sentence per line") : source);
+  referenceLabel_->setText(reference.isEmpty() ? tr("none (no BLEU)") : reference);
+  AppSettings().setCorpusFiles(source, reference);
+  updateButtons();
+}
+
+void CorpusView::chooseSource() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open source sentences"), QFileInfo(source_).absolutePath(),
+      tr("Text, one sentence per line (*.txt *.en *.de *.fr *.gz *);;All files (*)"));
+  if (!path.isEmpty()) setFiles(path, reference_);
+}
+
+void CorpusView::chooseReference() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open reference translations"), QFileInfo(source_).absolutePath(),
+      tr("Text, one sentence per line (*.txt *.en *.de *.fr *.gz *);;All files (*)"));
+  if (!path.isEmpty()) setFiles(source_, path);
+}
+
+void CorpusView::updateButtons() {
+  bool anyModel = false;
+  for (int i = 0; i < modelList_->count(); ++i)
+    anyModel = anyModel || modelList_->item(i)->checkState() == Qt::Checked;
+  run_->setEnabled(!isRunning() && anyModel && !source_.isEmpty());
+  cancel_->setEnabled(isRunning());
+  clearReference_->setEnabled(!reference_.isEmpty());
+  exportPlot_->setEnabled(!report_.isEmpty() && report_.hasReferences());
+  exportTables_->setEnabled(!report_.isEmpty());
+}
+
+void CorpusView::run() {
+  if (isRunning() || source_.isEmpty()) return;
+  CorpusRequest request;
+  request.sourcePath = source_;
+  request.referencePath = reference_;
+  for (int i = 0; i < modelList_->count(); ++i) {
+    const QListWidgetItem* item = modelList_->item(i);
+    if (item->checkState() != Qt::Checked) continue;
+    request.models << item->text();
+    request.paths << item->data(Qt::UserRole).toString();
+  }
+  if (request.models.isEmpty()) return;
+  generation_ = worker_->nextGeneration();
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  status_->setText(tr("Reading %1…").arg(shortName(source_)));
+  updateButtons();
+  QMetaObject::invokeMethod(worker_,
+                            [w = worker_, g = generation_, request] { w->run(g, request); });
+}
+
+void CorpusView::cancel() {
+  if (!isRunning()) return;
+  worker_->cancel();
+  status_->setText(tr("Cancelling…"));
+}
+
+void CorpusView::showProgress(quint64 generation, int done, int total, const QString& model) {
+  if (generation != generation_) return;
+  progress_->setRange(0, std::max(1, total));
+  progress_->setValue(done);
+  status_->setText(
+      tr("%1: %2 of %3 translations").arg(model, QString::number(done), QString::number(total)));
+}
+
+void CorpusView::showReport(quint64 generation, const CorpusReport& report) {
+  if (generation != generation_) return;
+  report_ = report;
+  generation_ = 0;
+  progress_->setValue(progress_->maximum());
+  status_->setText(
+      tr("%1 sentences × %2 models").arg(report.sources.size()).arg(report.models.size()));
+  plot_->setVisible(report.hasReferences());
+  plot_->setEvaluations(report.models, report.evaluations);
+  fillMetrics();
+  {
+    const QSignalBlocker block(sentenceModel_);
+    sentenceModel_->clear();
+    sentenceModel_->addItems(report.models);
+  }
+  fillSentences();
+  updateButtons();
+  Q_EMIT runEnded();
+}
+
+void CorpusView::endRun(quint64 generation, const QString& message) {
+  if (generation != generation_) return;
+  generation_ = 0;
+  progress_->setValue(0);
+  status_->setText(message.isEmpty() ? tr("Cancelled") : message);
+  updateButtons();
+  if (!message.isEmpty()) Q_EMIT errorOccurred(message);
+  Q_EMIT runEnded();
+}
+
+void CorpusView::fillMetrics() {
+  metrics_->setRowCount(0);
+  for (size_t m = 0; m < report_.evaluations.size(); ++m) {
+    const CorpusEvaluation& e = report_.evaluations[m];
+    const int row = metrics_->rowCount();
+    metrics_->insertRow(row);
+    metrics_->setItem(row, 0, new QTableWidgetItem(report_.models.value(static_cast<int>(m))));
+    const auto figure = [](bool known, double value) {
+      return metricItem(known ? QString::number(value, 'f', 3) : QStringLiteral("–"));
+    };
+    metrics_->setItem(row, 1,
+                      metricItem(report_.hasReferences() ? QString::number(e.bleu.bleu, 'f', 2)
+                                                         : QStringLiteral("–")));
+    const UnknownWordOutcome& unknown = e.unknown_words == UnknownWords::kCopy ? e.copy : e.keep;
+    metrics_->setItem(row, 2, metricItem(QString::number(unknown.sentences_with_unknown)));
+    const AttentionMetrics& a = e.attention;
+    metrics_->setItem(row, 3, figure(e.has_attention, a.mean_entropy()));
+    metrics_->setItem(row, 4, figure(e.has_attention, a.mean_end_sink()));
+    metrics_->setItem(row, 5, figure(e.has_attention, a.mean_diagonality()));
+    metrics_->setItem(row, 6, figure(e.has_attention, a.mean_coverage_spread()));
+    if (!e.has_attention)
+      metrics_->item(row, 0)->setToolTip(tr("No attention: no attention figures"));
+  }
+  // The whole table in view: the plot beside it gives way, not the figures.
+  metrics_->resizeColumnsToContents();
+  metrics_->setMinimumWidth(metrics_->horizontalHeader()->length() + 2 * metrics_->frameWidth() +
+                            metrics_->verticalScrollBar()->sizeHint().width());
+}
+
+void CorpusView::fillSentences() {
+  rows_->removeRows(0, rows_->rowCount());
+  const int m = sentenceModel_->currentIndex();
+  if (m < 0 || static_cast<size_t>(m) >= report_.evaluations.size()) return;
+  const CorpusEvaluation& e = report_.evaluations[static_cast<size_t>(m)];
+  sentences_->setSortingEnabled(false);  // one sort after all rows, not one per row
+  for (size_t i = 0; i < e.sentences.size(); ++i) {
+    const SentenceEvaluation& s = e.sentences[i];
+    const SentenceFigures f = sentenceFigures(report_, e, s);
+    QList<QStandardItem*> row;
+    row << numberItem(static_cast<double>(i + 1), 0)
+        << numberItem(static_cast<double>(s.source_words), 0) << figureItem(f.bleu, 2)
+        << numberItem(s.mean_log_probability, 3) << figureItem(f.entropy, 3)
+        << figureItem(f.sink, 3) << numberItem(static_cast<double>(s.unknown), 0)
+        << numberItem(static_cast<double>(s.copied), 0)
+        << textItem(QString::fromStdString(report_.sources.at(i)))
+        << textItem(i < e.translations.size() ? QString::fromStdString(e.translations[i].text())
+                                              : QString());
+    rows_->appendRow(row);
+  }
+  sentences_->setSortingEnabled(true);
+}
+
+void CorpusView::openRow(const QModelIndex& index) {
+  if (!index.isValid()) return;
+  const QModelIndex source = proxy_->mapToSource(index);
+  const QString sentence = rows_->item(source.row(), kSource)->text();
+  Q_EMIT openSentence(sentenceModel_->currentText(), sentence);
+}
+
+void CorpusView::exportPlot(const QString& path, const ExportOptions& options) const {
+  if (report_.isEmpty() || !report_.hasReferences())
+    throw std::runtime_error("cannot export '" + path.toStdString() +
+                             "': no BLEU by length yet (run with a reference first)");
+  ::attnscope::ui::exportPlot(plot_, path, options);
+}
+
+void CorpusView::exportTables(const QString& path) const {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix != QStringLiteral("csv") && suffix != QStringLiteral("json"))
+    throw std::runtime_error("cannot export '" + path.toStdString() +
+                             "': unknown table type (use .csv or .json)");
+  if (report_.isEmpty())
+    throw std::runtime_error("cannot export '" + path.toStdString() + "': nothing was run yet");
+  saveExport(path, suffix == QStringLiteral("csv") ? corpusToCsv(report_) : corpusToJson(report_));
+}
+
+QSize CorpusView::exportSize() const { return plot_->size(); }
+
+void CorpusView::exportTo(const QString& path, const ExportOptions& options) const {
+  const auto format = exportFormatFor(path);
+  if (format && !isPicture(*format))
+    exportTables(path);
+  else
+    exportPlot(path, options);
+}
+
+void CorpusView::exportPlotDialog() {
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export BLEU by length"), QStringLiteral("bleu-by-length.png"),
+      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
+  if (path.isEmpty()) return;
+  try {
+    ExportOptions options;
+    options.size = plot_->size();
+    exportPlot(path, options);
+  } catch (const std::exception& e) {
+    Q_EMIT errorOccurred(QString::fromStdString(e.what()));
+  }
+}
+
+void CorpusView::exportTablesDialog() {
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export tables"), QStringLiteral("corpus.csv"),
+                                   tr("CSV table (*.csv);;JSON (*.json)"));
+  if (path.isEmpty()) return;
+  try {
+    exportTables(path);
+  } catch (const std::exception& e) {
+    Q_EMIT errorOccurred(QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace attnscope::ui

@@ -1,0 +1,109 @@
+#pragma once
+// The Corpus tab: a test set translated by several models at once, measured as a whole (BLEU by
+// source length, the attention figures per model) and sentence by sentence, in a sortable,
+// filterable table whose rows open in the Translation tab.
+#include <QPair>
+#include <QThread>
+#include <QWidget>
+
+#include "core/corpus_report.h"
+#include "render/export_target.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QStandardItemModel;
+class QTableView;
+class QTableWidget;
+
+namespace attnscope::ui {
+
+class CorpusWorker;
+class LengthPlot;
+
+class CorpusView : public QWidget, public ExportTarget {
+  Q_OBJECT
+ public:
+  explicit CorpusView(QWidget* parent = nullptr);
+  ~CorpusView() override;
+
+  /// The models a run can use (key as the app lists it, model file), all checked.
+  void setModels(const QList<QPair<QString, QString>>& models);
+  void addModel(const QString& key, const QString& path);
+  /// The test set; `reference` may be empty (then no BLEU).
+  void setFiles(const QString& source, const QString& reference);
+  /// Runs the checked models on the files, as the Run button does.
+  void run();
+  void cancel();
+  bool isRunning() const { return generation_ != 0; }
+  const CorpusReport& report() const { return report_; }
+  /// The plot as PNG, SVG or PDF; the tables as CSV or JSON (corpus_report.h). Throw
+  /// std::runtime_error naming the path.
+  void exportPlot(const QString& path, const ExportOptions& options) const;
+  void exportTables(const QString& path) const;
+  /// File > Export: the tables as CSV or JSON, the plot as a picture.
+  QSize exportSize() const override;
+  void exportTo(const QString& path, const ExportOptions& options) const override;
+
+  // The widgets, for tests.
+  LengthPlot* plot() const { return plot_; }
+  QTableWidget* metricsTable() const { return metrics_; }
+  QTableView* sentenceTable() const { return sentences_; }
+  QSortFilterProxyModel* sentenceRows() const { return proxy_; }
+  QComboBox* sentenceModelBox() const { return sentenceModel_; }
+  QLineEdit* filterEdit() const { return filter_; }
+  QListWidget* modelList() const { return modelList_; }
+  QProgressBar* progressBar() const { return progress_; }
+  QPushButton* runButton() const { return run_; }
+  QPushButton* cancelButton() const { return cancel_; }
+
+ Q_SIGNALS:
+  /// A row of the sentence table was double-clicked: show this source line with this model.
+  void openSentence(const QString& modelKey, const QString& sentence);
+  /// A run ended: finished (report() holds it), cancelled or failed.
+  void runEnded();
+  void errorOccurred(const QString& message);
+
+ private:
+  void chooseSource();
+  void chooseReference();
+  void exportPlotDialog();
+  void exportTablesDialog();
+  void updateButtons();
+  void showProgress(quint64 generation, int done, int total, const QString& model);
+  void showReport(quint64 generation, const CorpusReport& report);
+  void endRun(quint64 generation, const QString& message);
+  void fillMetrics();
+  void fillSentences();
+  void openRow(const QModelIndex& index);
+
+  QThread thread_;
+  CorpusWorker* worker_ = nullptr;  // lives on thread_
+  quint64 generation_ = 0;          // of the running request; 0 when none runs
+  QString source_, reference_;
+  CorpusReport report_;
+
+  QLabel* sourceLabel_ = nullptr;
+  QLabel* referenceLabel_ = nullptr;
+  QPushButton* clearReference_ = nullptr;
+  QListWidget* modelList_ = nullptr;
+  QPushButton* run_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* status_ = nullptr;
+  LengthPlot* plot_ = nullptr;
+  QTableWidget* metrics_ = nullptr;
+  QComboBox* sentenceModel_ = nullptr;
+  QLineEdit* filter_ = nullptr;
+  QPushButton* exportPlot_ = nullptr;
+  QPushButton* exportTables_ = nullptr;
+  QStandardItemModel* rows_ = nullptr;
+  QSortFilterProxyModel* proxy_ = nullptr;
+  QTableView* sentences_ = nullptr;
+};
+
+}  // namespace attnscope::ui

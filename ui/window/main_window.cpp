@@ -1,0 +1,490 @@
+#include "window/main_window.h"
+
+#include <attnscope/model_catalog.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "core/app_settings.h"
+#include "core/model_info_text.h"
+#include "plots/colormaps.h"
+#include "plots/heatmap_plot.h"
+#include "render/export_target.h"
+#include "tabs/compare_view.h"
+#include "tabs/corpus_view.h"
+#include "tabs/heads_view.h"
+#include "tabs/train_view.h"
+#include "tabs/translation_view.h"
+#include "widgets/attention_file_dialog.h"
+#include "widgets/attention_view_controls.h"
+#include "widgets/decoding_tool_bar.h"
+#include "widgets/export_size_dialog.h"
+#include "widgets/history_line_edit.h"
+#include "widgets/type_to_search.h"
+#include "workers/decoding_controller.h"
+#include "workers/engine_worker.h"
+#include "workers/model_list.h"
+
+namespace attnscope::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle(tr("attnscope"));
+  setWindowIcon(QIcon(QStringLiteral(":/attnscope.svg")));
+  setAcceptDrops(true);
+  worker_ = new EngineWorker;
+  worker_->moveToThread(&workerThread_);
+  connect(&workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
+  workerThread_.start();
+  controller_ = new DecodingController(worker_, this);
+  modelList_ = new ModelList(worker_, this);
+  createWidgets();
+  createMenus();
+  wire();
+  restoreSettings();
+  modelList_->findShipped();
+  source_->setFocus();
+}
+
+MainWindow::~MainWindow() {
+  worker_->cancel(EngineWorker::Channel::Main);
+  worker_->cancel(EngineWorker::Channel::Compare);
+  workerThread_.quit();
+  workerThread_.wait();
+}
+
+HeatmapPlot* MainWindow::heatmap() const { return translation_->heatmap(); }
+StepPanel* MainWindow::stepPanel() const { return translation_->stepPanel(); }
+AttentionViewControls* MainWindow::viewControls() const { return translation_->viewControls(); }
+QListWidget* MainWindow::beamList() const { return translation_->beamList(); }
+QLabel* MainWindow::outputLabel() const { return translation_->outputLabel(); }
+
+void MainWindow::createWidgets() {
+  source_ = new HistoryLineEdit(this);
+  source_->setPlaceholderText(tr("Type an English sentence and press Enter"));
+  source_->setClearButtonEnabled(true);
+  toolBar_ = new DecodingToolBar(this);
+  addToolBar(toolBar_);
+  models_ = toolBar_->modelBox();
+  translation_ = new TranslationView(controller_, modelList_, this);
+  new TypeToSearch(translation_->heatmap(), source_);
+  compare_ = new CompareView(this);
+  heads_ = new HeadsView(this);
+  corpus_ = new CorpusView(this);
+  train_ = new TrainView(this);
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(translation_, tr("Translation"));
+  tabs_->addTab(compare_, tr("Compare all"));
+  tabs_->addTab(heads_, tr("Compare heads"));
+  tabs_->setTabEnabled(tabs_->indexOf(heads_), false);  // until a model has several
+  tabs_->setTabToolTip(tabs_->indexOf(heads_),
+                       tr("Every head of one layer, for models with several heads"));
+  tabs_->addTab(corpus_, tr("Corpus"));
+  tabs_->setTabToolTip(tabs_->indexOf(corpus_),
+                       tr("A test set through several models: BLEU by length, attention figures"));
+  tabs_->addTab(train_, tr("Train"));
+  tabs_->setTabToolTip(tabs_->indexOf(train_),
+                       tr("Train a model and watch its attention form, batch by batch"));
+
+  auto* inputRow = new QHBoxLayout;
+  auto* translateButton = new QPushButton(tr("Translate"), this);
+  inputRow->addWidget(source_, 1);
+  inputRow->addWidget(translateButton);
+  connect(translateButton, &QPushButton::clicked, this, &MainWindow::translate);
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->addLayout(inputRow);
+  layout->addWidget(tabs_, 1);
+  setCentralWidget(central);
+  modelStatus_ = new QLabel(this);
+  statusBar()->addPermanentWidget(modelStatus_);
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open model…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open model"), QString(),
+        tr("attnscope models (*.attnmodel);;TorchScript models (*.pt *.pth);;All files (*)"));
+    if (!path.isEmpty()) openModelFile(path);
+  });
+  open->setShortcut(QKeySequence::Open);
+  file->addAction(tr("Open &attention…"), QKeySequence(tr("Ctrl+Shift+O")), this,
+                  &MainWindow::openAttentionDialog);
+  QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
+  exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exportAction->setObjectName(QStringLiteral("exportAction"));
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* examplesMenu = menuBar()->addMenu(tr("E&xamples"));
+  QFile examples(QStringLiteral(":/examples.txt"));
+  if (examples.open(QIODevice::ReadOnly | QIODevice::Text))
+    for (const QString& line :
+         QString::fromUtf8(examples.readAll()).split('\n', Qt::SkipEmptyParts))
+      examplesMenu->addAction(line, this, [this, line] { translateSentence(line); });
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("Reset &zoom"), QKeySequence(tr("Ctrl+0")), this,
+                  [this] { translation_->heatmap()->resetView(); });
+  view->addAction(tr("&Compare all score functions"), QKeySequence(tr("Ctrl+K")), this,
+                  [this] { showCompare(tabs_->currentWidget() != compare_); });
+  view->addSeparator();
+  copyUnknown_ = view->addAction(tr("Copy &unknown words from the source"));
+  copyUnknown_->setCheckable(true);
+  copyUnknown_->setChecked(true);
+  copyUnknown_->setToolTip(
+      tr("Replace each <unk> the model emits by the source word its attention weighs most"));
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Model info"), QKeySequence(tr("Ctrl+I")), this,
+                  &MainWindow::showModelInfoBox);
+  help->addAction(tr("&About attnscope"), this, [this] {
+    QMessageBox::about(this, tr("About attnscope"),
+                       tr("attnscope %1: attention in neural machine translation, made visible.")
+                           .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::wire() {
+  // The model list.
+  connect(
+      modelList_, &ModelList::listed, this,
+      [this](const QStringList& keys, const QList<QPair<QString, QString>>& files) {
+        {
+          const QSignalBlocker block(models_);
+          models_->insertItems(0, keys);  // before any model file opened meanwhile
+        }
+        compare_->setModels(keys);
+        corpus_->setModels(files);
+        if (keys.isEmpty())
+          statusBar()->showMessage(tr("No shipped models found: open one with File > Open model"));
+      });
+  connect(modelList_, &ModelList::listingFinished, this, [this] {
+    showModelStatus();
+    if (tabs_->currentWidget() == compare_) requestCompare();
+  });
+  connect(modelList_, &ModelList::fileAdded, this, [this](const QString& key, const QString& path) {
+    corpus_->addModel(key, path);
+    models_->addItem(key);
+    models_->setCurrentText(key);
+    Q_EMIT modelOpened(key);
+  });
+  connect(modelList_, &ModelList::infoChanged, this, [this](const QString& key) {
+    if (key == currentKey()) showModelStatus();
+  });
+  connect(modelList_, &ModelList::errorOccurred, this, &MainWindow::showError);
+
+  // The engine worker and the decoding session.
+  connect(worker_, &EngineWorker::errorOccurred, this, &MainWindow::showError);
+  connect(controller_, &DecodingController::snapshotChanged, translation_,
+          &TranslationView::showSnapshot);
+  connect(controller_, &DecodingController::beamReady, this,
+          [this](const QList<Translation>& hypotheses) {
+            translation_->showBeam(hypotheses, currentKey());
+          });
+  connect(controller_, &DecodingController::playingChanged, toolBar_, &DecodingToolBar::setPlaying);
+
+  // The tabs.
+  connect(translation_, &TranslationView::updated, this, &MainWindow::heatmapUpdated);
+  connect(translation_, &TranslationView::translationDrawn, this, &MainWindow::showHeads);
+  connect(translation_, &TranslationView::statusMessage, statusBar(), &QStatusBar::showMessage);
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+    if (tabs_->currentWidget() == compare_) requestCompare();
+  });
+  compare_->setWorker(worker_);
+  connect(compare_, &CompareView::compareRequested, this, &MainWindow::requestCompare);
+  connect(compare_, &CompareView::resultShown, this, &MainWindow::compareUpdated);
+  connect(corpus_, &CorpusView::errorOccurred, this, &MainWindow::showError);
+  connect(train_, &TrainView::errorOccurred, this, &MainWindow::showError);
+  connect(train_, &TrainView::openModel, this, [this](const QString& path) {
+    showCompare(false);  // the Translation tab, where the model is selected once it is read
+    openModelFile(path);
+  });
+  connect(corpus_, &CorpusView::openSentence, this,
+          [this](const QString& key, const QString& sentence) {
+            models_->setCurrentText(key);
+            showCompare(false);
+            translateSentence(sentence);
+          });
+
+  // The input and the toolbar.
+  connect(source_, &QLineEdit::returnPressed, this, &MainWindow::translate);
+  connect(models_, &QComboBox::currentIndexChanged, this, [this] {
+    showModelStatus();
+    retranslate();  // switching re-translates at once
+  });
+  connect(toolBar_, &DecodingToolBar::searchChanged, this, &MainWindow::retranslate);
+  connect(toolBar_, &DecodingToolBar::resetRequested, controller_, &DecodingController::rewind);
+  connect(toolBar_, &DecodingToolBar::stepBackRequested, controller_,
+          &DecodingController::stepBack);
+  connect(toolBar_, &DecodingToolBar::playRequested, this, &MainWindow::togglePlay);
+  connect(toolBar_, &DecodingToolBar::stepForwardRequested, this, &MainWindow::stepForward);
+  connect(toolBar_, &DecodingToolBar::playIntervalChanged, controller_,
+          &DecodingController::setPlayInterval);
+  controller_->setPlayInterval(toolBar_->playInterval());
+  connect(toolBar_->colormapBox(), &QComboBox::currentTextChanged, this,
+          &MainWindow::applyColormap);
+  connect(toolBar_->valuesBox(), &QCheckBox::toggled, this, [this](bool on) {
+    translation_->heatmap()->setShowValues(on);
+    compare_->setShowValues(on);
+    heads_->setShowValues(on);
+  });
+  connect(copyUnknown_, &QAction::toggled, this, [this](bool copy) {
+    QMetaObject::invokeMethod(
+        worker_,
+        [w = worker_, copy] {
+          w->setUnknownWords(copy ? UnknownWords::kCopy : UnknownWords::kKeep);
+        },
+        Qt::QueuedConnection);
+    retranslate();
+  });
+}
+
+QString MainWindow::currentKey() const { return models_->currentText(); }
+
+void MainWindow::selectModel(const QString& key) {
+  modelList_->whenReady([this, key] { models_->setCurrentText(key); });
+}
+
+void MainWindow::runCorpus(const QString& source, const QString& reference) {
+  tabs_->setCurrentWidget(corpus_);
+  corpus_->setFiles(source, reference);
+  modelList_->whenReady([this] { corpus_->run(); });
+}
+
+void MainWindow::showCompare(bool compare) {
+  tabs_->setCurrentWidget(compare ? static_cast<QWidget*>(compare_) : translation_);
+}
+
+void MainWindow::translateSentence(const QString& sentence) {
+  source_->setText(sentence);
+  translate();
+}
+
+void MainWindow::stepSentence(const QString& sentence, int steps) {
+  source_->setText(sentence);
+  if (!modelList_->ready()) {
+    modelList_->whenReady([this, sentence, steps] { stepSentence(sentence, steps); });
+    return;
+  }
+  source_->addToHistory(sentence);
+  controller_->start(currentKey(), sentence, steps);
+  translation_->heatmap()->setFocus();
+}
+
+void MainWindow::translate() {
+  if (!modelList_->ready()) {
+    modelList_->whenReady([this] { translate(); });
+    return;
+  }
+  const QString sentence = source_->text();
+  if (currentKey().isEmpty()) {
+    controller_->clear();
+    showError(tr("No model: open one with File > Open model"));
+    return;
+  }
+  source_->addToHistory(sentence);
+  if (sentence.trimmed().isEmpty()) {  // nothing to translate: an empty view, not an error
+    controller_->clear();
+    translation_->clear();
+    return;
+  }
+  const int beam = toolBar_->beamSize();
+  if (beam > 1)
+    controller_->translateBeam(currentKey(), sentence, beam);
+  else
+    controller_->start(currentKey(), sentence);
+  if (tabs_->currentWidget() == compare_) requestCompare();
+  translation_->heatmap()->setFocus();  // so → ← Space Home step at once
+}
+
+void MainWindow::retranslate() {
+  if (!source_->text().trimmed().isEmpty()) translate();
+}
+
+bool MainWindow::startsNewSession() const {
+  return !source_->text().trimmed().isEmpty() &&
+         !controller_->isSessionOf(currentKey(), source_->text());
+}
+
+void MainWindow::stepForward() {
+  // A sentence typed but not translated yet (or a beam shown) starts stepping from its first step.
+  if (startsNewSession())
+    controller_->start(currentKey(), source_->text(), 1);
+  else
+    controller_->stepForward();
+}
+
+void MainWindow::togglePlay() {
+  if (startsNewSession()) controller_->start(currentKey(), source_->text(), 0);
+  controller_->togglePlay();
+}
+
+void MainWindow::showHeads() {
+  const AttentionViewControls* view = translation_->viewControls();
+  const bool several = view->heads() > 1;
+  tabs_->setTabEnabled(tabs_->indexOf(heads_), several);
+  if (several)
+    heads_->setTranslation(translation_->shownTranslation(), translation_->shownModel(),
+                           view->layers(), view->heads(), view->view().words);
+}
+
+void MainWindow::requestCompare() { compare_->compare(source_->text()); }
+
+void MainWindow::showError(const QString& message) {
+  // Not exec(): a modal loop here would stall the window's updates (and tests).
+  auto* box =
+      new QMessageBox(QMessageBox::Warning, tr("attnscope"), message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  statusBar()->showMessage(message, 8000);
+}
+
+void MainWindow::showModelStatus() {
+  const QString key = currentKey();
+  const ModelInfo* info = modelList_->info(key);
+  if (key.isEmpty())
+    modelStatus_->clear();
+  else if (info == nullptr)
+    modelStatus_->setText(tr("%1 (loading…)").arg(key));
+  else
+    modelStatus_->setText(modelStatusText(key, *info));
+  modelList_->requestInfo(key);
+}
+
+void MainWindow::showModelInfoBox() {
+  const ModelInfo* info = modelList_->info(currentKey());
+  if (info != nullptr)
+    QMessageBox::information(this, tr("Model %1").arg(currentKey()), modelInfoText(*info));
+}
+
+void MainWindow::openModelFile(const QString& path) { modelList_->openFile(path); }
+
+void MainWindow::openAttentionDialog() {
+  AttentionFileDialog dialog(this);
+  if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty()) return;
+  dialog.remember();
+  openAttentionFile(dialog.path(), dialog.options());
+}
+
+void MainWindow::openAttentionFile(const QString& path, const AttentionFileOptions& options) {
+  // Read here, not on the engine thread: no model is involved, and the reader is linear in a file
+  // it refuses above 64 MB, with every matrix capped at 1000 × 1000.
+  AttentionFile file;
+  try {
+    file = read_attention_file(path.toStdString(), options);
+  } catch (const std::exception& e) {
+    showError(QString::fromStdString(e.what()));
+    return;
+  }
+  controller_->clear();  // no decoding session: nothing to step through
+  showCompare(false);
+  translation_->showAttentionFile(file, path, options.line);
+}
+
+void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
+  const auto* target = dynamic_cast<const ExportTarget*>(tabs_->currentWidget());
+  try {
+    if (target == nullptr)
+      failExport(path,
+                 tr("the %1 tab has nothing to export").arg(tabs_->tabText(tabs_->currentIndex())));
+    target->exportTo(path, options);
+    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+  } catch (const std::exception& e) {
+    showError(QString::fromStdString(e.what()));
+  }
+}
+
+void MainWindow::exportDialog() {
+  const auto* target = dynamic_cast<const ExportTarget*>(tabs_->currentWidget());
+  if (target == nullptr) return;
+  AppSettings settings;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export"), settings.folder(AppSettings::Folder::Export) + "/attention.png",
+      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV table (*.csv);;JSON "
+         "(*.json)"));
+  if (path.isEmpty()) return;
+  settings.setFolderOf(AppSettings::Folder::Export, path);
+  ExportOptions options;
+  options.size = target->exportSize();
+  const auto format = exportFormatFor(path);
+  if (format && isPicture(*format)) {
+    ExportSizeDialog dialog(options.size, format == ExportFormat::Png, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    options.size = dialog.size();
+    options.scale = dialog.scale();
+  }
+  exportTo(path, options);
+}
+
+void MainWindow::applyColormap(const QString& name) {
+  const QCPColorGradient gradient = colormap(name);
+  translation_->heatmap()->setGradient(gradient);
+  compare_->setGradient(gradient);
+  heads_->setGradient(gradient);
+  train_->setGradient(gradient);
+}
+
+void MainWindow::restoreSettings() {
+  const AppSettings settings;
+  restoreGeometry(settings.windowGeometry());
+  restoreState(settings.windowState());
+  translation_->splitter()->restoreState(settings.splitterState());
+  modelList_->whenReady([this, score = settings.score()] {
+    if (modelList_->fileOpened()) return;  // a model file given at start wins over last time's
+    const QSignalBlocker blockModels(models_);
+    if (models_->findText(score) >= 0) models_->setCurrentText(score);
+  });
+  toolBar_->colormapBox()->setCurrentText(settings.colormap());
+  applyColormap(toolBar_->colormapBox()->currentText());
+  toolBar_->valuesBox()->setChecked(settings.showValues());
+  copyUnknown_->setChecked(settings.copyUnknownWords());
+  source_->setHistory(settings.history());
+}
+
+void MainWindow::saveSettings() {
+  AppSettings settings;
+  settings.setWindowGeometry(saveGeometry());
+  settings.setWindowState(saveState());
+  settings.setSplitterState(translation_->splitter()->saveState());
+  const auto& shipped = score_function_names();
+  if (std::find(shipped.begin(), shipped.end(), currentKey().toStdString()) != shipped.end())
+    settings.setScore(currentKey());
+  settings.setColormap(toolBar_->colormapBox()->currentText());
+  settings.setShowValues(toolBar_->valuesBox()->isChecked());
+  settings.setCopyUnknownWords(copyUnknown_->isChecked());
+  settings.setHistory(source_->history());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveSettings();
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) openModelFile(url.toLocalFile());
+}
+
+}  // namespace attnscope::ui

@@ -1,0 +1,127 @@
+#pragma once
+// The attnscope window: builds the tabs, the menus and the toolbar, and wires them to the engine
+// worker. What each tab shows and exports is the tab's; which models exist is the model list's.
+#include <attnscope/attention_file.h>
+
+#include <QMainWindow>
+#include <QThread>
+
+#include "render/exporter.h"
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QTabWidget;
+
+namespace attnscope::ui {
+
+class AttentionViewControls;
+class CompareView;
+class CorpusView;
+class DecodingController;
+class DecodingToolBar;
+class EngineWorker;
+class HeadsView;
+class HeatmapPlot;
+class HistoryLineEdit;
+class ModelList;
+class StepPanel;
+class TrainView;
+class TranslationView;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// Puts `sentence` in the input and translates it.
+  void translateSentence(const QString& sentence);
+  /// Puts `sentence` in the input and decodes its first `steps` steps (step mode).
+  void stepSentence(const QString& sentence, int steps);
+  /// Reads a model file's header on the engine thread, then adds it to the score function list
+  /// and selects it (modelOpened), or shows a dialog naming the problem.
+  void openModelFile(const QString& path);
+  /// Shows the attention matrix in `path` (written by attnscope or another tool) without a model:
+  /// the heatmap shows it, the step panel is empty. A bad file gives a message box naming it.
+  void openAttentionFile(const QString& path, const AttentionFileOptions& options = {});
+  /// Exports what the shown tab offers (its ExportTarget): a heatmap, the compare grid, the
+  /// Corpus tab's tables or plot. A problem gives a message box naming it.
+  void exportTo(const QString& path, const ExportOptions& options);
+  void selectModel(const QString& key);
+  /// Shows the Corpus tab and runs every listed model on `source` (BLEU against `reference`
+  /// when given), once the models are listed.
+  void runCorpus(const QString& source, const QString& reference);
+  void showCompare(bool compare);
+
+  // For tests and the benchmark: the widgets as they are.
+  HistoryLineEdit* sourceEdit() const { return source_; }
+  TranslationView* translationView() const { return translation_; }
+  HeatmapPlot* heatmap() const;
+  StepPanel* stepPanel() const;
+  AttentionViewControls* viewControls() const;
+  QListWidget* beamList() const;
+  QLabel* outputLabel() const;
+  CompareView* compareView() const { return compare_; }
+  HeadsView* headsView() const { return heads_; }
+  CorpusView* corpusView() const { return corpus_; }
+  TrainView* trainView() const { return train_; }
+  QTabWidget* tabs() const { return tabs_; }
+  QComboBox* modelBox() const { return models_; }
+  QAction* copyUnknownAction() const { return copyUnknown_; }
+  DecodingController* controller() const { return controller_; }
+
+ Q_SIGNALS:
+  /// The heatmap shows a new result (after translate, step, force, beam or model switch).
+  void heatmapUpdated();
+  void compareUpdated();
+  /// A model file opened with openModelFile() is listed under `key` and selected.
+  void modelOpened(const QString& key);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void createWidgets();
+  void createMenus();
+  void wire();
+  void restoreSettings();
+  void saveSettings();
+
+  QString currentKey() const;
+  void translate();
+  /// Translates the input again, if there is a sentence (after a change of model or search).
+  void retranslate();
+  bool startsNewSession() const;
+  void stepForward();
+  void togglePlay();
+  void requestCompare();
+  void showHeads();
+  void showError(const QString& message);
+  void showModelStatus();
+  void showModelInfoBox();
+  void exportDialog();
+  void openAttentionDialog();
+  void applyColormap(const QString& name);
+
+  QThread workerThread_;
+  EngineWorker* worker_ = nullptr;  // lives on workerThread_
+  DecodingController* controller_ = nullptr;
+  ModelList* modelList_ = nullptr;
+
+  HistoryLineEdit* source_ = nullptr;
+  DecodingToolBar* toolBar_ = nullptr;
+  QComboBox* models_ = nullptr;  // the toolbar's
+  QTabWidget* tabs_ = nullptr;
+  TranslationView* translation_ = nullptr;
+  CompareView* compare_ = nullptr;
+  HeadsView* heads_ = nullptr;
+  CorpusView* corpus_ = nullptr;
+  TrainView* train_ = nullptr;
+  QAction* copyUnknown_ = nullptr;
+  QLabel* modelStatus_ = nullptr;
+};
+
+}  // namespace attnscope::ui

@@ -1,0 +1,57 @@
+#pragma once
+// The Corpus tab's engine work on a thread of its own, so that a long run neither freezes the
+// window nor holds up the Translation tab's worker (engine_worker.h). It loads its own copy of
+// each model; results come back as signals carrying plain data.
+#include <attnscope/translator.h>
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <atomic>
+#include <memory>
+
+#include "core/corpus_report.h"
+
+namespace attnscope::ui {
+
+struct CorpusRequest {
+  QStringList models;  // as the app lists them
+  QStringList paths;   // each model's file
+  QString sourcePath;
+  QString referencePath;  // empty: no BLEU
+};
+
+class CorpusWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit CorpusWorker(QObject* parent = nullptr);
+
+  // Called from the GUI thread: a new run's number; cancel() stops the running one after its
+  // current batch of sentences.
+  quint64 nextGeneration() { return ++latest_; }
+  void cancel() { ++latest_; }
+
+  /// On the worker thread: reads the files, evaluates every model, then finished(), or
+  /// failed() with a one-line message naming the file or model, or cancelled().
+  void run(quint64 generation, const attnscope::ui::CorpusRequest& request);
+
+ Q_SIGNALS:
+  /// `done` of `total` sentence translations (sentences × models); `model` is being decoded.
+  void progress(quint64 generation, int done, int total, const QString& model);
+  void finished(quint64 generation, const attnscope::ui::CorpusReport& report);
+  void failed(quint64 generation, const QString& message);
+  void cancelled(quint64 generation);
+
+ private:
+  bool obsolete(quint64 generation) const { return generation < latest_.load(); }
+  const Translator& translator(const QString& path);
+
+  std::atomic<quint64> latest_{0};
+  QHash<QString, std::shared_ptr<Translator>> translators_;  // by model file
+};
+
+}  // namespace attnscope::ui
+
+Q_DECLARE_METATYPE(attnscope::ui::CorpusRequest)
+Q_DECLARE_METATYPE(attnscope::ui::CorpusReport)

@@ -1,0 +1,201 @@
+#include "workers/engine_worker.h"
+
+#include <attnscope/model_catalog.h>
+#include <attnscope/thread_settings.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace attnscope::ui {
+namespace {
+constexpr int kTopK = 5;  // candidates per step, as the step panel lists them
+// One sentence at a time is a chain of small, memory-bound operations: a second OpenMP thread
+// only spins. Measured with attnscope-gui-bench: translate + redraw 17 ms with one thread on the
+// worker, against 40 ms to over a second with two while the machine is busy.
+constexpr int kDecodingThreads = 1;
+}  // namespace
+
+EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<attnscope::ModelInfo>();
+  qRegisterMetaType<attnscope::Translation>();
+  qRegisterMetaType<QList<attnscope::Translation>>();
+  qRegisterMetaType<attnscope::ui::SessionSnapshot>();
+  qRegisterMetaType<attnscope::ui::CompareResult>();
+  qRegisterMetaType<attnscope::ui::CompareTarget>();
+}
+
+EngineWorker::~EngineWorker() = default;
+
+template <typename Work>
+bool EngineWorker::guarded(Work&& work) {
+  // Every request that runs a model comes here, on the worker's thread, which keeps the count it
+  // sets: no other tab's setting reaches it.
+  set_thread_count(kDecodingThreads);
+  try {
+    work();
+    return true;
+  } catch (const std::exception& e) {
+    Q_EMIT errorOccurred(QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void EngineWorker::findModels() {
+  QStringList keys, paths;
+  for (const std::string& name : score_function_names()) {
+    try {
+      const QString path = QString::fromStdString(resolve_model(name));
+      registerModel(QString::fromStdString(name), path);
+      keys << QString::fromStdString(name);
+      paths << path;
+    } catch (const std::runtime_error&) {
+      // Not shipped with this build: not listed.
+    }
+  }
+  Q_EMIT modelsFound(keys, paths);
+}
+
+void EngineWorker::readModelFile(const QString& path) {
+  try {
+    const ModelInfo info = read_model_info(path.toStdString());
+    Q_EMIT modelFileRead(path, info);
+  } catch (const std::exception& e) {
+    Q_EMIT modelFileFailed(path, QString::fromStdString(e.what()));
+  }
+}
+
+void EngineWorker::registerModel(const QString& key, const QString& path) {
+  paths_.insert(key, path);
+  translators_.remove(key);
+  if (key == sessionKey_) session_.reset();  // it decodes with the model the key no longer names
+}
+
+const Translator& EngineWorker::translator(const QString& key) {
+  if (auto it = translators_.find(key); it != translators_.end()) return **it;
+  const auto path = paths_.find(key);
+  if (path == paths_.end())
+    throw std::runtime_error("no model '" + key.toStdString() + "' is installed");
+  auto loaded = std::make_shared<Translator>(path->toStdString());
+  translators_.insert(key, loaded);
+  Q_EMIT modelLoaded(key, loaded->info());
+  return *loaded;
+}
+
+void EngineWorker::loadModel(const QString& key) {
+  guarded([&] { translator(key); });
+}
+
+void EngineWorker::publishSession(quint64 generation) {
+  if (!session_) return;
+  SessionSnapshot snapshot{sessionKey_, session_->translation(), session_->steps(),
+                           session_->finished(), sessionLength_};
+  // The session keeps "<unk>" (its steps are what the model emits); copying is applied here, so
+  // switching it needs no new session.
+  if (unknownWords_ == UnknownWords::kCopy) copy_unknown_words(snapshot.translation);
+  Q_EMIT sessionChanged(generation, snapshot);
+}
+
+void EngineWorker::rewindTo(int steps) {
+  const int now = static_cast<int>(session_->steps().size());
+  if (steps >= now) return;
+  session_->rewind(now - steps);
+  sessionForced_.erase(sessionForced_.lowerBound(steps), sessionForced_.end());
+}
+
+void EngineWorker::showSession(quint64 generation, const SessionRequest& request) {
+  if (obsolete(generation)) return;
+  const bool ok = guarded([&] {
+    if (!session_ || sessionNumber_ != request.session) {
+      const Translator& model = translator(request.modelKey);
+      session_.reset();  // before sessionTranslator_ lets go of the model it decodes with
+      sessionTranslator_ = translators_.value(request.modelKey);
+      session_ = model.start(request.sentence.toStdString(), kTopK, UnknownWords::kKeep);
+      sessionNumber_ = request.session;
+      sessionKey_ = request.modelKey;
+      sessionForced_.clear();
+      sessionLength_ = -1;
+    }
+    // Keep the steps the session and the request agree on: greedy decoding is deterministic, so
+    // only a differing forced token invalidates the steps from its index on.
+    int keep = static_cast<int>(session_->steps().size());
+    if (request.steps >= 0) keep = std::min(keep, request.steps);
+    for (auto it = sessionForced_.cbegin(); it != sessionForced_.cend(); ++it)
+      if (request.forced.value(it.key()) != it.value()) keep = std::min(keep, it.key());
+    for (auto it = request.forced.cbegin(); it != request.forced.cend(); ++it)
+      if (sessionForced_.value(it.key()) != it.value()) keep = std::min(keep, it.key());
+    if (sessionForced_ != request.forced) sessionLength_ = -1;  // another path
+    rewindTo(keep);
+    const auto reached = [&] {
+      return session_->finished() ||
+             (request.steps >= 0 && static_cast<int>(session_->steps().size()) >= request.steps);
+    };
+    while (!reached()) {
+      // Stopping here leaves a consistent session: the newer request goes on from it.
+      if (obsolete(generation)) return;
+      const int at = static_cast<int>(session_->steps().size());
+      if (const auto token = request.forced.find(at); token != request.forced.cend()) {
+        session_->force(token->toStdString());
+        sessionForced_.insert(at, *token);
+      } else {
+        session_->step();
+      }
+    }
+    if (session_->finished()) sessionLength_ = static_cast<int>(session_->steps().size());
+    if (request.steps < 0)
+      rewindTo(std::max(0, static_cast<int>(session_->steps().size()) + request.steps + 1));
+    publishSession(generation);
+  });
+  if (!ok) Q_EMIT requestFailed(generation);
+}
+
+void EngineWorker::translateBeam(quint64 generation, const QString& key, const QString& sentence,
+                                 int beam) {
+  if (obsolete(generation)) return;
+  const bool ok = guarded([&] {
+    TranslationOptions options;
+    options.beam_size = beam;
+    options.unknown_words = unknownWords_;
+    const auto nbest = translator(key).translate_nbest(sentence.toStdString(), options);
+    if (!obsolete(generation))
+      Q_EMIT beamReady(generation, QList<Translation>(nbest.begin(), nbest.end()));
+  });
+  if (!ok) Q_EMIT requestFailed(generation);
+}
+
+void EngineWorker::compare(quint64 generation, const QStringList& keys, const QString& sentence,
+                           const CompareTarget& target, bool words) {
+  constexpr Channel kCompare = Channel::Compare;
+  if (obsolete(generation, kCompare)) return;
+  guarded([&] {
+    const std::string source = sentence.toStdString();
+    TranslationOptions decoding;
+    decoding.unknown_words = unknownWords_;
+    std::string common;
+    if (target.kind == CompareTarget::Kind::Reference) common = target.text.toStdString();
+    // A common target keeps "<unk>" in every heatmap: copying would put each model's own
+    // source word there, and the plots would no longer share their rows. (The common target
+    // itself is always copied, so its words read as one unknown token each, never as the three
+    // tokens "< unk >".)
+    if (target.kind == CompareTarget::Kind::ModelOutput)
+      common = translator(target.modelKey).translate(source).text();  // copied, whatever the view
+    CompareResult result;
+    result.keys = keys;
+    for (int i = 0; i < keys.size(); ++i) {
+      if (obsolete(generation, kCompare)) return;  // cancelled, or a newer request is queued
+      const Translator& model = translator(keys[i]);
+      const Translation t = target.kind == CompareTarget::Kind::OwnTranslations
+                                ? model.translate(source, decoding)
+                                : model.force_decode(source, common, UnknownWords::kKeep);
+      // Words for a subword model by default, as in the main view: the grid's word models
+      // show words, and on a common target every plot then has the same rows.
+      AttentionView view;
+      view.words = words;
+      result.matrices << AttentionMatrix::fromTranslation(t, keys[i], view);
+      result.translations << QString::fromStdString(t.text());
+      Q_EMIT compareProgress(generation, i + 1, keys.size());
+    }
+    Q_EMIT compareReady(generation, result);
+  });
+}
+
+}  // namespace attnscope::ui

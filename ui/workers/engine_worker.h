@@ -1,0 +1,88 @@
+#pragma once
+// The only way the UI reaches the engine: a QObject living on its own QThread. Requests are
+// queued onto that thread; results and errors come back as signals carrying plain data, so no
+// exception crosses a thread and the window never waits for the model (nor reads a model file).
+#include <attnscope/model_info.h>
+#include <attnscope/translation.h>
+#include <attnscope/translator.h>
+
+#include <QHash>
+#include <QMap>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "core/engine_requests.h"
+
+namespace attnscope::ui {
+
+class EngineWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit EngineWorker(QObject* parent = nullptr);
+  ~EngineWorker() override;
+
+  // The main view and the compare grid have independent request streams.
+  enum class Channel { Main = 0, Compare = 1 };
+
+  // Called from the GUI thread: a newer request makes queued older ones of its channel obsolete,
+  // and cancel() stops the running one at its next check.
+  quint64 nextGeneration(Channel channel = Channel::Main) { return ++latest_[index(channel)]; }
+  void cancel(Channel channel) { ++latest_[index(channel)]; }
+
+  // The rest runs on the worker thread (queue it with QMetaObject::invokeMethod).
+  /// Finds the shipped models (modelsFound) and registers them under their score function name.
+  void findModels();
+  /// Reads the header of a model file the user opened: modelFileRead, or modelFileFailed.
+  void readModelFile(const QString& path);
+  void registerModel(const QString& key, const QString& path);
+  void loadModel(const QString& key);
+  /// Whether later results copy unknown words from the source (the default) or keep "<unk>".
+  void setUnknownWords(attnscope::UnknownWords unknownWords) { unknownWords_ = unknownWords; }
+  void showSession(quint64 generation, const SessionRequest& request);
+  void translateBeam(quint64 generation, const QString& key, const QString& sentence, int beam);
+  /// Every model of `keys` on `sentence`; subword models in words (pieces merged) or pieces.
+  void compare(quint64 generation, const QStringList& keys, const QString& sentence,
+               const CompareTarget& target, bool words);
+
+ Q_SIGNALS:
+  /// The shipped models found, and their files (the same order).
+  void modelsFound(const QStringList& keys, const QStringList& paths);
+  void modelFileRead(const QString& path, const attnscope::ModelInfo& info);
+  void modelFileFailed(const QString& path, const QString& message);
+  void modelLoaded(const QString& key, const attnscope::ModelInfo& info);
+  void sessionChanged(quint64 generation, const attnscope::ui::SessionSnapshot& snapshot);
+  void beamReady(quint64 generation, const QList<attnscope::Translation>& hypotheses);
+  void compareReady(quint64 generation, const attnscope::ui::CompareResult& result);
+  void compareProgress(quint64 generation, int done, int total);
+  void errorOccurred(const QString& message);
+  /// A main-channel request ended in errorOccurred instead of its result.
+  void requestFailed(quint64 generation);
+
+ private:
+  const Translator& translator(const QString& key);
+  static int index(Channel channel) { return static_cast<int>(channel); }
+  bool obsolete(quint64 generation, Channel channel = Channel::Main) const {
+    return generation < latest_[index(channel)].load();
+  }
+  void rewindTo(int steps);
+  void publishSession(quint64 generation);
+  template <typename Work>
+  bool guarded(Work&& work);
+
+  QHash<QString, QString> paths_;
+  QHash<QString, std::shared_ptr<Translator>> translators_;
+  std::unique_ptr<DecodingSession> session_;
+  std::shared_ptr<Translator> sessionTranslator_;  // keeps the session's model alive
+  quint64 sessionNumber_ = 0;
+  QString sessionKey_;
+  QMap<int, QString> sessionForced_;  // the forced steps session_ holds now
+  int sessionLength_ = -1;            // steps to the end of the path sessionForced_ leads on
+  std::atomic<quint64> latest_[2] = {0, 0};
+  UnknownWords unknownWords_ = UnknownWords::kCopy;
+};
+
+}  // namespace attnscope::ui
