@@ -120,7 +120,12 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   title_->setVisible(!matrix.title.isEmpty());
   const int rows = matrix.rows(), columns = matrix.columns();
   map_->data()->setSize(std::max(columns, 1), std::max(rows, 1));
-  map_->data()->setRange(QCPRange(0, std::max(columns - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
+  // QCustomPlot widens the picture by half a cell on each side only for two cells or more; a
+  // single row (the first decoding step) or column would be drawn with no height or width.
+  const auto cellCentres = [](int count) {
+    return count > 1 ? QCPRange(0, count - 1) : QCPRange(-0.5, 0.5);
+  };
+  map_->data()->setRange(cellCentres(columns), cellCentres(rows));
   double highest = 0.0;
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < columns; ++c) {

@@ -26,6 +26,11 @@ AllocatorTuning::AllocatorTuning() {
 #endif
 }
 
+bool AllocatorTuning::active() {
+  const std::lock_guard<std::mutex> lock(users_mutex);
+  return users > 0;
+}
+
 AllocatorTuning::~AllocatorTuning() {
   const std::lock_guard<std::mutex> lock(users_mutex);
   if (--users > 0) return;

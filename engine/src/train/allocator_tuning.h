@@ -21,6 +21,9 @@ class AllocatorTuning {
   ~AllocatorTuning();
   AllocatorTuning(const AllocatorTuning&) = delete;
   AllocatorTuning& operator=(const AllocatorTuning&) = delete;
+
+  /// Whether any AllocatorTuning lives now (glibc's thresholds are raised).
+  static bool active();
 };
 
 }  // namespace attnscope

@@ -1,0 +1,66 @@
+// QtTest (offscreen) of one heatmap: every cell is drawn in its colour, also when the matrix has
+// a single row (the first decoding step) or a single column.
+#include "plots/heatmap_plot.h"
+
+#include <QtTest>
+
+#include "plots/colormaps.h"
+
+using namespace attnscope::ui;
+
+class HeatmapPlotTest : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void everyCellIsDrawnInItsColour_data();
+  void everyCellIsDrawnInItsColour();
+};
+
+void HeatmapPlotTest::everyCellIsDrawnInItsColour_data() {
+  QTest::addColumn<QStringList>("targets");
+  QTest::addColumn<QStringList>("sources");
+  QTest::newRow("one row") << QStringList{"zwei"} << QStringList{"two", "men", "</s>"};
+  QTest::newRow("one column") << QStringList{"a", "b", "c"} << QStringList{"</s>"};
+  QTest::newRow("one cell") << QStringList{"</s>"} << QStringList{"</s>"};
+  QTest::newRow("three by four") << QStringList{"a", "b", "c"}
+                                 << QStringList{"w", "x", "y", "</s>"};
+}
+
+void HeatmapPlotTest::everyCellIsDrawnInItsColour() {
+  QFETCH(QStringList, targets);
+  QFETCH(QStringList, sources);
+  AttentionMatrix m;
+  m.targetTokens = targets;
+  m.sourceTokens = sources;
+  // Weights far apart in the colour map, so neighbouring cells differ clearly.
+  for (int r = 0; r < targets.size(); ++r) {
+    m.weights.emplace_back();
+    for (int c = 0; c < sources.size(); ++c)
+      m.weights.back().push_back((r * sources.size() + c) % 2 == 0 ? 1.0 : 0.2);
+  }
+  HeatmapPlot plot;
+  plot.setGradient(colormap(QStringLiteral("viridis")));
+  plot.setMatrix(m);
+  plot.setCurrentRow(-1);  // no frame over the cells
+  plot.resize(500, 400);
+  plot.replot();
+  const QImage image = plot.toPixmap(500, 400).toImage();
+  for (int r = 0; r < targets.size(); ++r)
+    for (int c = 0; c < sources.size(); ++c) {
+      const QPoint centre(qRound(plot.xAxis->coordToPixel(c)), qRound(plot.yAxis->coordToPixel(r)));
+      const QColor want = plot.gradient().color(m.weights[r][c], plot.dataRange());
+      const QColor got = image.pixelColor(centre);
+      QVERIFY2(qAbs(got.red() - want.red()) + qAbs(got.green() - want.green()) +
+                       qAbs(got.blue() - want.blue()) <=
+                   12,
+               qPrintable(QStringLiteral("cell (%1, %2) at (%3, %4) is %5, not %6")
+                              .arg(r)
+                              .arg(c)
+                              .arg(centre.x())
+                              .arg(centre.y())
+                              .arg(got.name(), want.name())));
+    }
+}
+
+QTEST_MAIN(HeatmapPlotTest)
+#include "heatmap_plot_test.moc"
