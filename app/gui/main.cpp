@@ -6,10 +6,18 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <cstdio>
+#include <cstring>
 
 #include "window/main_window.h"
 
 int main(int argc, char** argv) {
+  // Before QApplication, which needs a display: `attnscope --version` also answers over ssh or in
+  // a package's build (what the parser below would print, as attnscope-cli --version does).
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0) {
+      std::printf("attnscope %s\n", ATTNSCOPE_VERSION);
+      return 0;
+    }
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("attnscope"));
   QApplication::setApplicationName(QStringLiteral("attnscope"));
