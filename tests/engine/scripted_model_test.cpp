@@ -181,6 +181,14 @@ TEST(ScriptedModel, ModelInfoWithoutDecoding) {
   EXPECT_EQ(info.attention_heads, 3);
   EXPECT_EQ(info.config.target_vocab, 8);
   EXPECT_GT(info.file_bytes, 0);
+  EXPECT_TRUE(info.examples.empty());  // the optional attribute is absent
+
+  ScriptedModuleSpec offering;
+  offering.source_language = "de";
+  offering.examples = {"a b c", "d e"};
+  const ModelInfo offered = read_model_info(write_scripted_module(offering, "offering"));
+  EXPECT_EQ(offered.config.source_language, "de");
+  EXPECT_EQ(offered.examples, offering.examples);
 }
 
 void expect_load_error(const std::string& path, const std::string& problem) {

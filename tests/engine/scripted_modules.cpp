@@ -35,6 +35,12 @@ std::string write_scripted_module(const ScriptedModuleSpec& spec, const std::str
     add("attnscope_protocol", c10::IntType::get(), static_cast<int64_t>(spec.protocol));
   if (!spec.subword_marker.empty())
     add("subword_marker", c10::StringType::get(), spec.subword_marker);
+  if (!spec.source_language.empty()) add("src_lang", c10::StringType::get(), spec.source_language);
+  if (!spec.examples.empty()) {
+    c10::List<std::string> examples;
+    for (const auto& example : spec.examples) examples.push_back(example);
+    add("examples", c10::ListType::ofStrings(), examples);
+  }
 
   const std::string attention =
       spec.layers == 0

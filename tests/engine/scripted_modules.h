@@ -22,6 +22,8 @@ struct ScriptedModuleSpec {
   std::string break_step;
   bool with_step = true;
   std::vector<std::string> without_attributes;  // attribute names to leave out
+  std::string source_language;                  // src_lang; absent when empty
+  std::vector<std::string> examples;            // the attribute is absent when empty
 };
 
 /// Saves the module to a fresh file named `name` and returns its path. The toy copies its

@@ -14,6 +14,7 @@
 
 #include "engine/test_models.h"
 #include "io/checkpoint.h"
+#include "train/plateau_schedule.h"
 #include "train/task_corpus.h"
 
 namespace attnscope {
@@ -165,6 +166,10 @@ TEST(TrainingTasks, ReverseIsLearnedOnTheAntiDiagonal) {
   const Translator translator(options.output_path);
   EXPECT_EQ(translator.info().config.score, "additive");
   EXPECT_NEAR(translator.info().training.validation_accuracy, record.validation_accuracy, 1e-6);
+  // What the app offers to type: the probe first, then held-out inputs, stored in the model.
+  ASSERT_GE(translator.info().examples.size(), 3u);
+  EXPECT_EQ(translator.info().examples.front(), training_task("reverse").probe);
+  EXPECT_EQ(translator.info().examples, record.examples);
   int steps = 0, on_anti_diagonal = 0, exact = 0;
   const auto held_out = generate_task_examples("reverse", 100, 12345);
   for (const auto& example : held_out) {
@@ -273,6 +278,32 @@ TEST(TrainingTasks, ACharacterModelTranslatesTypedTextCharacterByCharacter) {
   EXPECT_EQ(t.source.tokens, (std::vector<std::string>{"\u2581m", "a", "r", "\u25813", ",",
                                                        "\u25812", "1", "</s>"}));
   EXPECT_EQ(t.text().find("  "), std::string::npos);
+}
+
+// The kept epoch: the best validation score, and of epochs that tie on it (a task's 100% exact
+// matches, epoch after epoch) the one with the lower validation loss, so that the summary "the
+// model is epoch N's" names the epoch the log shows best. A tie is no better score: the learning
+// rate halves and patience counts as before.
+TEST(PlateauSchedule, TiesGoToTheLowerValidationLoss) {
+  ResumeState state;
+  state.learning_rate = 0.01;
+  EXPECT_TRUE(apply_plateau_schedule(state, 1, 90.0, 0.020, 4));
+  EXPECT_TRUE(apply_plateau_schedule(state, 2, 100.0, 0.007, 4));
+  // Epochs 3 and 4: 100% again, at lower losses: each is the model kept.
+  EXPECT_TRUE(apply_plateau_schedule(state, 3, 100.0, 0.003, 4));
+  EXPECT_EQ(state.best_epoch, 3);
+  EXPECT_DOUBLE_EQ(state.best_loss, 0.003);
+  EXPECT_TRUE(apply_plateau_schedule(state, 4, 100.0, 0.002, 4));
+  // The same score at a loss no lower, or a lower score at any loss: not kept.
+  EXPECT_FALSE(apply_plateau_schedule(state, 5, 100.0, 0.002, 4));
+  EXPECT_FALSE(state.stopped);
+  EXPECT_FALSE(apply_plateau_schedule(state, 6, 99.0, 0.001, 4));
+  EXPECT_EQ(state.best_epoch, 4);
+  EXPECT_DOUBLE_EQ(state.best_loss, 0.002);
+  EXPECT_DOUBLE_EQ(state.best_bleu, 100.0);
+  // Four epochs without a better score: the rate halved four times, and the run stops.
+  EXPECT_DOUBLE_EQ(state.learning_rate, 0.01 / 16);
+  EXPECT_TRUE(state.stopped);
 }
 
 }  // namespace

@@ -79,25 +79,25 @@ void CoreTextTest::initTestCase() {
 
 void CoreTextTest::statusLineOfAShippedModel() {
   QCOMPARE(modelStatusText("additive", shippedAdditive()),
-           QString("additive · 12.3M parameters, test BLEU 35.8"));
+           QString("additive · 12,345,678 parameters, test BLEU 35.8"));
   // A model listed under another key names its score function too.
   QCOMPARE(modelStatusText("mine", shippedAdditive()),
-           QString("mine (additive) · 12.3M parameters, test BLEU 35.8"));
+           QString("mine (additive) · 12,345,678 parameters, test BLEU 35.8"));
   ModelInfo untested = shippedAdditive();
   untested.training.test_bleu = -1;
-  QCOMPARE(modelStatusText("additive", untested), QString("additive · 12.3M parameters"));
+  QCOMPARE(modelStatusText("additive", untested), QString("additive · 12,345,678 parameters"));
 }
 
 void CoreTextTest::statusLineOfATorchScriptModelAndTheBaseline() {
   // A toy module's few thousand parameters are counted, not rounded to "0.0M".
   QCOMPARE(modelStatusText("mine", torchScriptModule()),
-           QString("mine (MyTransformer) · 4321 parameters · TorchScript, 6 layer(s) × 8 "
+           QString("mine (MyTransformer) · 4,321 parameters · TorchScript, 6 layer(s) × 8 "
                    "head(s), subwords"));
   ModelInfo none = shippedAdditive();
   none.config.score = "none";
   none.has_attention = false;
   QCOMPARE(modelStatusText("none", none),
-           QString("none · 12.3M parameters, test BLEU 35.8 · no attention (baseline)"));
+           QString("none · 12,345,678 parameters, test BLEU 35.8 · no attention (baseline)"));
 }
 
 void CoreTextTest::infoTextNamesEveryFieldAndKeepsPercentSignsOfTheFile() {
@@ -105,7 +105,7 @@ void CoreTextTest::infoTextNamesEveryFieldAndKeepsPercentSignsOfTheFile() {
   m.training.corpus = "my %9 corpus";  // the file's own text: never a placeholder
   const QString text = modelInfoText(m);
   QCOMPARE(text, QString("Score function: additive\nLanguages: en → de\nEmbedding 192, hidden "
-                         "256, vocabularies 8000 / 9000\nParameters: 12345678\nFile: "
+                         "256, vocabularies 8000 / 9000\nParameters: 12,345,678\nFile: "
                          "/models/additive.attnmodel (25.0 MB)\nTrained on: my %9 corpus, 12 "
                          "epochs (best: 9), 30 min\nValidation BLEU: 36.12\nTest BLEU "
                          "(test_2016_flickr): greedy 35.77, beam 5 36.44"));
@@ -119,7 +119,7 @@ void CoreTextTest::infoTextOfATorchScriptModel() {
            QString("TorchScript model (docs/model-protocol.md): MyTransformer\nLanguages: not "
                    "given → de\nVocabularies: 0 source / 0 target tokens, tokenizer "
                    "'whitespace', subword pieces marked '@@'\nAttention: 6 layer(s) × 8 "
-                   "head(s)\nParameters: 4321\nFile: /tmp/mine.pt (0.0 MB)"));
+                   "head(s)\nParameters: 4,321\nFile: /tmp/mine.pt (0.0 MB)"));
 }
 
 void CoreTextTest::settingsHaveDefaultsAndRoundTrip() {
@@ -134,7 +134,7 @@ void CoreTextTest::settingsHaveDefaultsAndRoundTrip() {
 
   settings.setScore("cosine");
   settings.setHistory({"one", "two"});
-  settings.setFolderOf(AppSettings::Folder::TrainModel, "/some/folder/model.attnmodel");
+  settings.setFolderOf(AppSettings::Folder::Model, "/some/folder/model.attnmodel");
   AppSettings::AttentionFileChoice choice;
   choice.path = "/a/b.json";
   choice.format = "pharaoh";
@@ -146,7 +146,7 @@ void CoreTextTest::settingsHaveDefaultsAndRoundTrip() {
   const AppSettings again;  // another object reads what the first wrote
   QCOMPARE(again.score(), QString("cosine"));
   QCOMPARE(again.history(), QStringList({"one", "two"}));
-  QCOMPARE(again.folder(AppSettings::Folder::TrainModel), QString("/some/folder"));
+  QCOMPARE(again.folder(AppSettings::Folder::Model), QString("/some/folder"));
   QCOMPARE(again.folder(AppSettings::Folder::Export), QString());
   QCOMPARE(again.attentionFile().path, QString("/a/b.json"));
   QCOMPARE(again.attentionFile().format, QString("pharaoh"));

@@ -209,7 +209,7 @@ void HostileInputTest::badExportPaths() {
   QVERIFY(translate(QStringLiteral("a b c")));
   window_->exportTo(path, ExportOptions{});
   const QString error = takeError();
-  QVERIFY2(error.startsWith(QStringLiteral("cannot export to '%1': ").arg(path)),
+  QVERIFY2(error.startsWith(QStringLiteral("Cannot export to '%1': ").arg(path)),
            qPrintable(error));
   QVERIFY2(error.contains(problem), qPrintable(error));
   QVERIFY2(!error.contains('\n'), qPrintable(error));

@@ -257,8 +257,8 @@ void ScriptedModelViewTest::wordViewStepsByPieceAndAClickSelectsTheWordsLastPiec
     QVERIFY(stepKey(Qt::Key_Right, i + 1));
     QCOMPARE(heatmap->matrix().rows(), rows[i]);
     QCOMPARE(heatmap->currentRow(), current[i]);
-    // The step panel stays on pieces, what the model reads and emits.
-    QCOMPARE(qobject_cast<QCPBars*>(bars->plottable(0))->data()->size(), 6);
+    // The step panel's bars follow the heatmap: over its words (abc ab de </s>).
+    QCOMPARE(qobject_cast<QCPBars*>(bars->plottable(0))->data()->size(), 4);
   }
   QCOMPARE(heatmap->matrix().targetTokens, QStringList({"abc", "ab", "de", "</s>"}));
   Q_EMIT heatmap->rowClicked(0);  // "abc": its last piece "c" is step 2
@@ -376,7 +376,7 @@ void ScriptedModelViewTest::aModelFailingOnLoadShowsTheMessageAndStaysUsable() {
   window_->openModelFile(QString::fromStdString(path));
   QMessageBox* box = nullptr;
   QTRY_VERIFY((box = window_->findChild<QMessageBox*>()) != nullptr);
-  QVERIFY(box->text().startsWith(QString::fromStdString("model '" + path + "': ")));
+  QVERIFY(box->text().startsWith(QString::fromStdString("Model '" + path + "': ")));
   QVERIFY(box->text().contains("step() failed:"));
   QVERIFY(!box->text().contains('\n'));
   box->close();
@@ -402,7 +402,8 @@ void ScriptedModelViewTest::unknownWordsAreCopiedMarkedAndCanBeKept() {
   QVERIFY(copied.isCopied(1));
   QVERIFY(!copied.isCopied(0) && !copied.isCopied(2));
   QCOMPARE(copied.copiedFrom.at(1), 1);
-  QVERIFY2(copied.copyNotes.at(1).startsWith("copied from source word 'Zebra' (attention 0."),
+  QVERIFY2(copied.copyNotes.at(1).startsWith(
+               "<unk> replaced by 'Zebra', copied from source word 2 of 3 (attention 0."),
            qPrintable(copied.copyNotes.at(1)));
   const auto ticks = qSharedPointerCast<QCPAxisTickerText>(window_->heatmap()->yAxis->ticker());
   QCOMPARE(ticks->ticks().value(1), QString("Zebra (copied)"));
@@ -422,8 +423,8 @@ void ScriptedModelViewTest::unknownWordsAreCopiedMarkedAndCanBeKept() {
   endPeaked.attention = {{0.12f, 0.19f, 0.69f}, {0.0f, 0.0f, 1.0f}};
   attnscope::copy_unknown_words(endPeaked);
   QCOMPARE(copyNote(endPeaked, endPeaked.copied.at(0)),
-           QString("copied from source word 'Business' (attention 0.19); </s> weighed more (0.69) "
-                   "but is no word"));
+           QString("<unk> replaced by 'Business', copied from source word 2 of 2 (attention "
+                   "0.19); </s> weighed more (0.69) but is no word"));
 
   const QString json = QDir(models_.path()).filePath("copied.json");
   exportHeatmaps({window_->heatmap()}, json, {});

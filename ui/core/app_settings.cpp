@@ -14,6 +14,8 @@ const QString kColormap = QStringLiteral("colormap");
 const QString kShowValues = QStringLiteral("showValues");
 const QString kCopyUnknownWords = QStringLiteral("copyUnknownWords");
 const QString kHistory = QStringLiteral("history");
+const QString kBeamSize = QStringLiteral("beamSize");
+const QString kPlaySpeed = QStringLiteral("playSpeed");
 const QString kAttentionFileGroup = QStringLiteral("attentionFile");
 const QString kCorpusSource = QStringLiteral("corpus/source");
 const QString kCorpusReference = QStringLiteral("corpus/reference");
@@ -24,12 +26,14 @@ QString folderKey(AppSettings::Folder which) {
   switch (which) {
     case AppSettings::Folder::Export:
       return QStringLiteral("exportFolder");
-    case AppSettings::Folder::TrainCorpus:
+    case AppSettings::Folder::Corpus:
       return QStringLiteral("train/corpusFolder");
-    case AppSettings::Folder::TrainModel:
+    case AppSettings::Folder::Model:
       return QStringLiteral("train/modelFolder");
-    case AppSettings::Folder::TrainTimeline:
+    case AppSettings::Folder::Timeline:
       return QStringLiteral("train/timelineFolder");
+    case AppSettings::Folder::AttentionFile:
+      return QStringLiteral("attentionFileFolder");
   }
   return QString();
 }
@@ -63,6 +67,12 @@ bool AppSettings::copyUnknownWords() const {
   return settings_.value(kCopyUnknownWords, true).toBool();
 }
 void AppSettings::setCopyUnknownWords(bool copy) { settings_.setValue(kCopyUnknownWords, copy); }
+int AppSettings::beamSize() const { return settings_.value(kBeamSize, 1).toInt(); }
+void AppSettings::setBeamSize(int beam) { settings_.setValue(kBeamSize, beam); }
+int AppSettings::playSpeed() const { return settings_.value(kPlaySpeed, 4).toInt(); }
+void AppSettings::setPlaySpeed(int stepsPerSecond) {
+  settings_.setValue(kPlaySpeed, stepsPerSecond);
+}
 QStringList AppSettings::history() const { return settings_.value(kHistory).toStringList(); }
 void AppSettings::setHistory(const QStringList& sentences) {
   settings_.setValue(kHistory, sentences);

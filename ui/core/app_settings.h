@@ -28,12 +28,19 @@ class AppSettings {
   void setShowValues(bool show);
   bool copyUnknownWords() const;
   void setCopyUnknownWords(bool copy);
+  /// The toolbar's search: 1 for greedy (the default), else the beam's size.
+  int beamSize() const;
+  void setBeamSize(int beam);
+  /// Play's speed, in steps per second.
+  int playSpeed() const;
+  void setPlaySpeed(int stepsPerSecond);
   /// The input line's sentences, oldest first.
   QStringList history() const;
   void setHistory(const QStringList& sentences);
 
-  /// The folders file dialogs open in: where the user saved or chose such a file last.
-  enum class Folder { Export, TrainCorpus, TrainModel, TrainTimeline };
+  /// The folders file dialogs open in, one per kind of file: where the user saved or chose such
+  /// a file last. Models opened and saved share one, so a model just saved is where Open looks.
+  enum class Folder { Export, Corpus, Model, Timeline, AttentionFile };
   QString folder(Folder which) const;
   /// Remembers the folder of `path` (a file).
   void setFolderOf(Folder which, const QString& path);

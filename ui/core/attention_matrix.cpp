@@ -32,16 +32,6 @@ void markCopies(AttentionMatrix& m, const Translation& t,
   }
 }
 
-// A token as a reader wants it: "▁a" (a word starting with the character or piece "a") is
-// "␣a", or "a" at the start of the sentence; "▁" alone, a space, is "␣".
-QString readableToken(const std::string& token, const std::string& marker, bool first) {
-  if (marker.empty() || token.compare(0, marker.size(), marker) != 0)
-    return QString::fromStdString(token);
-  const QString rest = QString::fromStdString(token.substr(marker.size()));
-  const QString space = QStringLiteral("␣");
-  return rest.isEmpty() ? space : first ? rest : space + rest;
-}
-
 }  // namespace
 
 AttentionMatrix AttentionMatrix::fromTranslation(const Translation& translation,
@@ -103,11 +93,11 @@ AttentionMatrix AttentionMatrix::fromSnapshot(const TrainingSnapshot& snapshot, 
           ? QObject::tr("batch %1 · loss %2").arg(snapshot.batch).arg(snapshot.loss, 0, 'f', 3)
           : title;
   m.noAttention = snapshot.attention.empty();
-  for (size_t i = 0; i < snapshot.source.size(); ++i)
-    m.sourceTokens << readableToken(snapshot.source[i], snapshot.subword_marker, i == 0);
+  // The tokens as the model reads and writes them, word-start marks included: as the
+  // Translation tab's pieces view draws the same model.
+  for (const auto& token : snapshot.source) m.sourceTokens << QString::fromStdString(token);
   m.unknownSource.fill(false, m.sourceTokens.size());
-  for (size_t i = 0; i < snapshot.output.size(); ++i)
-    m.targetTokens << readableToken(snapshot.output[i], snapshot.subword_marker, i == 0);
+  for (const auto& token : snapshot.output) m.targetTokens << QString::fromStdString(token);
   for (const auto& row : snapshot.attention) m.weights << QVector<double>(row.begin(), row.end());
   return m;
 }

@@ -73,7 +73,7 @@ struct AttentionMatrix {
   /// how possible links are drawn when the file has any.
   static AttentionMatrix fromAttentionFile(const AttentionFile& file);
   /// The probe's attention in a training snapshot, token by token (characters for a character
-  /// task; a word-start marker "▁" is shown as "␣" before every word but the first), titled
+  /// task, with the word-start marker "▁" as the Translation tab's pieces show it), titled
   /// `title`, or when that is empty with its batch and loss ("batch 120 · loss 1.234").
   static AttentionMatrix fromSnapshot(const TrainingSnapshot& snapshot, QString title = {});
   /// a − b cell by cell; both must share their axes and have attention. A row one model shows as

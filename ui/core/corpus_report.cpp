@@ -16,6 +16,11 @@ QString csvNumber(const std::optional<double>& v) { return v ? number(*v) : QStr
 
 QJsonValue orNull(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
 
+std::optional<QString> referenceOf(const CorpusReport& report, size_t line) {
+  if (!report.hasReferences() || line >= report.references.size()) return std::nullopt;
+  return QString::fromStdString(report.references[line]);
+}
+
 }  // namespace
 
 SentenceFigures sentenceFigures(const CorpusReport& report, const CorpusEvaluation& e,
@@ -32,7 +37,7 @@ SentenceFigures sentenceFigures(const CorpusReport& report, const CorpusEvaluati
 QByteArray corpusToCsv(const CorpusReport& report) {
   QString out = QStringLiteral(
       "model,line,words,bleu,mean_log_probability,entropy,eos_sink,unknown,copied,source,"
-      "translation\n");
+      "translation,reference\n");
   for (size_t m = 0; m < report.evaluations.size(); ++m) {
     const CorpusEvaluation& e = report.evaluations[m];
     for (size_t i = 0; i < e.sentences.size(); ++i) {
@@ -50,7 +55,8 @@ QByteArray corpusToCsv(const CorpusReport& report) {
                          QString::number(s.unknown),
                          QString::number(s.copied),
                          csvField(QString::fromStdString(report.sources.at(i))),
-                         csvField(translation)}
+                         csvField(translation),
+                         csvField(referenceOf(report, i).value_or(QString()))}
                  .join(QLatin1Char(','));
       out += QLatin1Char('\n');
     }
@@ -92,7 +98,9 @@ QByteArray corpusToJson(const CorpusReport& report) {
                       {"source", QString::fromStdString(report.sources.at(i))},
                       {"translation", i < e.translations.size()
                                           ? QString::fromStdString(e.translations[i].text())
-                                          : QString()}});
+                                          : QString()},
+                      {"reference", referenceOf(report, i) ? QJsonValue(*referenceOf(report, i))
+                                                           : QJsonValue()}});
     }
     models.append(QJsonObject{
         {"model", report.models.value(static_cast<int>(m))},

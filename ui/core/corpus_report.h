@@ -17,8 +17,10 @@ struct CorpusReport {
   QString sourcePath;
   QString referencePath;  // empty: the run had no reference, so no BLEU
   std::vector<std::string> sources;
+  std::vector<std::string> references;        // one per source line; empty without a reference
   QStringList models;                         // as the app lists them
-  std::vector<CorpusEvaluation> evaluations;  // one per model, translations kept
+  std::vector<CorpusEvaluation> evaluations;  // one per model, translations kept; while a run
+                                              // goes on, the models finished so far
 
   bool hasReferences() const { return !referencePath.isEmpty(); }
   bool isEmpty() const { return evaluations.empty(); }
@@ -34,11 +36,12 @@ SentenceFigures sentenceFigures(const CorpusReport& report, const CorpusEvaluati
                                 const SentenceEvaluation& sentence);
 
 /// One row per model and sentence: model, line, words, BLEU+1, mean log-probability, entropy,
-/// </s> sink, unknown and copied words, source, translation. Cells a run has no figure for
-/// (BLEU without a reference, attention figures of a model without attention) are empty.
+/// </s> sink, unknown and copied words, source, translation, reference. Cells a run has no
+/// figure for (BLEU and the reference without a reference, attention figures of a model without
+/// attention) are empty.
 QByteArray corpusToCsv(const CorpusReport& report);
-/// {"source", "reference", "models": [{model, bleu, by_length, metrics, sentences: [...]}]};
-/// null where a figure is missing, as in the CSV.
+/// {"source", "reference", "models": [{model, bleu, by_length, metrics, sentences: [...]}]}, each
+/// sentence with its reference; null where a figure is missing, as in the CSV.
 QByteArray corpusToJson(const CorpusReport& report);
 
 }  // namespace attnscope::ui

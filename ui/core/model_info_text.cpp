@@ -1,11 +1,25 @@
 #include "core/model_info_text.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 
 namespace attnscope::ui {
 namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("ModelInfoText", text); }
+
+// Only a built-in task's model records a share of exact outputs (model_info.h).
+bool isTaskModel(const ModelInfo& m) { return m.training.validation_accuracy >= 0; }
+
+// "English" for "en"; a name the file gives ("Klingon") as it is; empty when none is given.
+QString languageName(const std::string& code) {
+  const QString given = QString::fromStdString(code).trimmed();
+  if (given.isEmpty()) return QString();
+  const QLocale locale(given);
+  const bool known = given.size() <= 3 && locale.language() != QLocale::C &&
+                     QLocale::languageToCode(locale.language()) == given.toLower();
+  return known ? QLocale::languageToString(locale.language()) : given;
+}
 
 QString torchScriptInfoText(const ModelInfo& m) {
   const auto text = [](const std::string& s) {
@@ -22,11 +36,17 @@ QString torchScriptInfoText(const ModelInfo& m) {
                ? QString()
                : tr(", subword pieces marked '%1'").arg(QString::fromStdString(m.subword_marker)),
            QString::number(m.attention_layers), QString::number(m.attention_heads),
-           QString::number(m.parameters), QString::fromStdString(m.path),
+           parameterCountText(m.parameters), QString::fromStdString(m.path),
            QString::number(m.file_bytes / 1e6, 'f', 1));
 }
 
 }  // namespace
+
+QString parameterCountText(int64_t parameters) {
+  QLocale locale;
+  locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+  return locale.toString(static_cast<qlonglong>(parameters));
+}
 
 QString modelStatusText(const QString& key, const ModelInfo& m) {
   // A TorchScript model has no score function, training record or BLEU: its own name says what
@@ -41,11 +61,9 @@ QString modelStatusText(const QString& key, const ModelInfo& m) {
                 .arg(m.subword_marker.empty() ? QString() : tr(", subwords"));
   if (!m.has_attention) extra += tr(" · no attention (baseline)");
   const QString kind = QString::fromStdString(m.config.score.empty() ? m.name : m.config.score);
-  // A toy module's few thousand parameters would read "0.0M".
-  const QString parameters = m.parameters >= 100000 ? tr("%1M").arg(m.parameters / 1e6, 0, 'f', 1)
-                                                    : QString::number(m.parameters);
   return tr("%1 · %2 parameters%3")
-      .arg(key == kind ? key : QStringLiteral("%1 (%2)").arg(key, kind), parameters, extra);
+      .arg(key == kind ? key : QStringLiteral("%1 (%2)").arg(key, kind),
+           parameterCountText(m.parameters), extra);
 }
 
 QString modelInfoText(const ModelInfo& m) {
@@ -62,7 +80,7 @@ QString modelInfoText(const ModelInfo& m) {
                (m.subwords.empty()           ? QString()
                 : m.subwords == "characters" ? tr(" characters (a character model)")
                                              : tr(" SentencePiece pieces (a subword model)")),
-           QString::number(m.parameters), QString::fromStdString(m.path),
+           parameterCountText(m.parameters), QString::fromStdString(m.path),
            QString::number(m.file_bytes / 1e6, 'f', 1), QString::fromStdString(m.training.corpus),
            QString::number(m.training.epochs), QString::number(m.training.best_epoch),
            QString::number(m.training.seconds / 60.0, 'f', 0),
@@ -70,6 +88,53 @@ QString modelInfoText(const ModelInfo& m) {
            QString::fromStdString(m.training.test_corpus),
            QString::number(m.training.test_bleu, 'f', 2),
            QString::number(m.training.test_bleu_beam5, 'f', 2));
+}
+
+QString modelToolTip(const ModelInfo& m) {
+  QStringList parts;
+  if (m.format == "torchscript")
+    parts << tr("%1 (TorchScript)").arg(QString::fromStdString(m.name));
+  else if (!m.has_attention)
+    parts << tr("no attention (the baseline)");
+  else
+    parts << tr("%1 attention").arg(QString::fromStdString(m.config.score));
+  if (isTaskModel(m)) {
+    parts << QString::fromStdString(m.training.corpus);
+  } else {
+    const QString from = languageName(m.config.source_language);
+    const QString to = languageName(m.config.target_language);
+    if (!from.isEmpty() || !to.isEmpty())
+      parts << tr("%1 → %2").arg(from.isEmpty() ? tr("?") : from, to.isEmpty() ? tr("?") : to);
+  }
+  if (m.training.test_bleu >= 0)
+    parts << tr("test BLEU %1 (greedy)").arg(m.training.test_bleu, 0, 'f', 1);
+  return parts.join(QStringLiteral(" · "));
+}
+
+QString inputPlaceholder(const ModelInfo& m) {
+  const QString language = isTaskModel(m) ? QString() : languageName(m.config.source_language);
+  const QString example =
+      m.examples.empty() ? QString() : QString::fromStdString(m.examples.front()).simplified();
+  if (isTaskModel(m) && !example.isEmpty())
+    return tr("Type an input like “%1” and press Enter").arg(example);
+  if (!language.isEmpty()) return tr("Type a sentence in %1 and press Enter").arg(language);
+  if (!example.isEmpty()) return tr("Type an input like “%1” and press Enter").arg(example);
+  return tr("Type what %1 reads (its file names no language) and press Enter")
+      .arg(QString::fromStdString(m.name));
+}
+
+QStringList modelExamples(const ModelInfo& m, const QStringList& english) {
+  constexpr size_t kMost = 20;  // a menu, not a corpus
+  QStringList own;
+  for (size_t i = 0; i < m.examples.size() && i < kMost; ++i) {
+    const QString example = QString::fromStdString(m.examples[i]).simplified();
+    if (!example.isEmpty()) own << example;
+  }
+  if (!own.isEmpty()) return own;
+  const bool readsEnglish = !isTaskModel(m) && (m.config.source_language.empty() ||
+                                                languageName(m.config.source_language) ==
+                                                    QLocale::languageToString(QLocale::English));
+  return readsEnglish ? english : QStringList();
 }
 
 }  // namespace attnscope::ui

@@ -4,11 +4,30 @@
 #include <attnscope/model_info.h>
 
 #include <QString>
+#include <QStringList>
 
 namespace attnscope::ui {
 
-/// The status bar's line for model `key`: "additive · 12.3M parameters, test BLEU 35.8".
+/// A parameter count as every text of the window writes it: "4,825,856" (the locale's digit
+/// groups; "4.825.856" in German), never rounded, so the status bar and Model info agree.
+QString parameterCountText(int64_t parameters);
+
+/// The status bar's line for model `key`: "additive · 12,345,678 parameters, test BLEU 35.8".
 QString modelStatusText(const QString& key, const ModelInfo& info);
+
+/// The model box's tooltip of an entry: "additive attention · English → German · test BLEU
+/// 35.8 (greedy)"; for a task model its task, for a TorchScript module its name and format.
+QString modelToolTip(const ModelInfo& info);
+
+/// The input line's placeholder for the model: its source language ("Type a sentence in
+/// English and press Enter"), or the shape of its own first example for a model that has some
+/// (a task model reads letters or numbers, not English).
+QString inputPlaceholder(const ModelInfo& info);
+
+/// What the Examples menu offers for the model: its own examples (the first 20) when it has
+/// some, else `english` (the shipped sentences) when it reads English or does not say, else
+/// none.
+QStringList modelExamples(const ModelInfo& info, const QStringList& english);
 
 /// Help > Model info's text: score function, languages, sizes, file and training record of an
 /// attnscope model; tokenizer and attention shape of a TorchScript model.

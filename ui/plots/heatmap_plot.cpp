@@ -1,9 +1,11 @@
 #include "plots/heatmap_plot.h"
 
+#include <QPainter>
 #include <QToolTip>
 #include <algorithm>
 
 #include "core/copied_words.h"
+#include "core/token_text.h"
 #include "plots/colormaps.h"
 #include "plots/tick_label_fit.h"
 
@@ -77,6 +79,27 @@ void HeatmapPlot::changeEvent(QEvent* event) {
   QCustomPlot::changeEvent(event);
 }
 
+void HeatmapPlot::paintEvent(QPaintEvent* event) {
+  QCustomPlot::paintEvent(event);
+  if (!hasFocus()) return;
+  // The arrow keys step only while the heatmap has the focus: show it, as a text field does.
+  // Exports draw through toPainter(), without it.
+  QPainter painter(this);
+  painter.setPen(QPen(palette().color(QPalette::Highlight), 2));
+  painter.setBrush(Qt::NoBrush);
+  painter.drawRect(QRectF(rect()).adjusted(1, 1, -1, -1));
+}
+
+void HeatmapPlot::focusInEvent(QFocusEvent* event) {
+  QCustomPlot::focusInEvent(event);
+  update();
+}
+
+void HeatmapPlot::focusOutEvent(QFocusEvent* event) {
+  QCustomPlot::focusOutEvent(event);
+  update();
+}
+
 void HeatmapPlot::setGradient(const QCPColorGradient& gradient) {
   map_->setGradient(gradient);
   rebuildValueLabels();
@@ -116,6 +139,7 @@ void HeatmapPlot::setEmptyText(const QString& text) {
 
 void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   matrix_ = matrix;
+  forcedRows_.clear();
   title_->setText(matrix.title);
   title_->setVisible(!matrix.title.isEmpty());
   const int rows = matrix.rows(), columns = matrix.columns();
@@ -160,12 +184,16 @@ void HeatmapPlot::rebuildTicks() {
   for (int c = 0; c < matrix_.columns(); ++c) {
     const bool unknown = c < matrix_.unknownSource.size() && matrix_.unknownSource[c];
     // An unknown word is marked so it is not mistaken for a word the model knows.
-    xTicker->addTick(c, unknown ? matrix_.sourceTokens[c] + " (?)" : matrix_.sourceTokens[c]);
+    const QString token = readableToken(matrix_.sourceTokens[c], c == 0);
+    xTicker->addTick(c, unknown ? token + " (?)" : token);
   }
-  // A copied word is marked so it is not mistaken for a word the model produced.
-  for (int r = 0; r < matrix_.rows(); ++r)
-    yTicker->addTick(r, matrix_.isCopied(r) ? tr("%1 (copied)").arg(matrix_.targetTokens[r])
-                                            : matrix_.targetTokens[r]);
+  // A copied or forced word is marked so it is not mistaken for a word the model produced.
+  for (int r = 0; r < matrix_.rows(); ++r) {
+    QString label = readableToken(matrix_.targetTokens[r], r == 0);
+    if (matrix_.isCopied(r)) label = tr("%1 (copied)").arg(label);
+    if (isForced(r)) label = tr("%1 (forced)").arg(label);
+    yTicker->addTick(r, label);
+  }
   // Long sentences get smaller labels, and on screen no larger than their cells hold
   // (TickLabelFit); zooming (wheel) brings them back to reading size.
   const int longest = std::max(matrix_.columns(), matrix_.rows());
@@ -238,6 +266,13 @@ void HeatmapPlot::resetView() {
   replot();
 }
 
+void HeatmapPlot::setForcedRows(const QVector<int>& rows) {
+  if (rows == forcedRows_) return;
+  forcedRows_ = rows;
+  rebuildTicks();
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
 void HeatmapPlot::setReservedRows(int rows) {
   reservedRows_ = std::max(0, rows);
   resetView();
@@ -256,16 +291,17 @@ QString HeatmapPlot::toolTipAt(const QPoint& position) const {
   const QPoint cell = cellAt(position);
   if (cell.x() < 0) return {};
   const int row = cell.y(), column = cell.x();
-  QString source = matrix_.sourceTokens[column];
+  QString source = readableToken(matrix_.sourceTokens[column], column == 0);
   if (column < matrix_.unknownSource.size() && matrix_.unknownSource[column])
     source += tr(" (unknown word, read as <unk>)");
   // One multi-argument arg() wherever a token is substituted: a chained one would replace a
   // "%1" inside the token.
   QString tip = tr("source: %1\ntarget: %2\nweight: %3")
-                    .arg(source, matrix_.targetTokens[row],
+                    .arg(source, readableToken(matrix_.targetTokens[row], row == 0),
                          QString::number(matrix_.weights[row][column], 'f', 4));
   if (matrix_.isPossibleLink(row, column)) tip += tr(" (possible link, drawn at half weight)");
   if (matrix_.isCopied(row)) tip += QLatin1Char('\n') + matrix_.copyNotes[row];
+  if (isForced(row)) tip += tr("\nforced: your choice, not the model's; Reset (Home) undoes it");
   return tip;
 }
 

@@ -42,6 +42,10 @@ class HeatmapPlot : public QCustomPlot {
   /// Keeps room for at least this many rows, so a heatmap growing step by step keeps its cell
   /// size instead of stretching a few rows over the whole plot.
   void setReservedRows(int rows);
+  /// Rows whose token the user forced (a what-if): their labels and hover say so. setMatrix()
+  /// clears them.
+  void setForcedRows(const QVector<int>& rows);
+  bool isForced(int row) const { return forcedRows_.contains(row); }
 
  Q_SIGNALS:
   void cellHovered(int row, int column);  // (−1,−1) when the mouse leaves the cells
@@ -54,6 +58,9 @@ class HeatmapPlot : public QCustomPlot {
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void leaveEvent(QEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void paintEvent(QPaintEvent* event) override;
+  void focusInEvent(QFocusEvent* event) override;
+  void focusOutEvent(QFocusEvent* event) override;
 
  private:
   void applyPalette();
@@ -71,6 +78,7 @@ class HeatmapPlot : public QCustomPlot {
   QCPTextElement* title_ = nullptr;
   QList<QCPItemText*> valueLabels_;
   QList<QCPItemRect*> copyFrames_;  // around the cells copied words came from
+  QVector<int> forcedRows_;
   QString emptyText_;
   bool showValues_ = false;
   bool fixedRange_ = false;

@@ -17,7 +17,7 @@ const QList<QCPScatterStyle::ScatterShape> kMarkers = {
 }  // namespace
 
 LengthPlot::LengthPlot(QWidget* parent) : QCustomPlot(parent) {
-  setMinimumSize(320, 240);
+  setMinimumSize(300, 240);  // the axes, their labels and the legend fit
   xAxis->setLabel(tr("source length (words; sentences)"));
   yAxis->setLabel(tr("BLEU"));
   xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
@@ -26,13 +26,33 @@ LengthPlot::LengthPlot(QWidget* parent) : QCustomPlot(parent) {
   // The legend in a column of its own at the right: inside the axes it would hide a line's
   // point wherever that point falls, and seven lines leave no free corner.
   legend->setVisible(true);
-  auto* side = new QCPLayoutGrid;
-  plotLayout()->addElement(0, 1, side);
-  side->addElement(0, 0, legend);  // takes it out of the axes' inset layout
-  side->addElement(1, 0, new QCPLayoutElement);
-  side->setRowStretchFactor(0, 0.001);
-  side->setMargins(QMargins(4, 12, 10, 4));  // level with the axes' top, clear of the edge
+  side_ = new QCPLayoutGrid;
+  plotLayout()->addElement(0, 1, side_);
+  side_->addElement(0, 0, legend);  // takes it out of the axes' inset layout
+  side_->addElement(1, 0, new QCPLayoutElement);
+  side_->setRowStretchFactor(0, 0.001);
+  side_->setMargins(QMargins(4, 12, 10, 4));  // level with the axes' top, clear of the edge
   plotLayout()->setColumnStretchFactor(1, 0.001);
+}
+
+void LengthPlot::resizeEvent(QResizeEvent* event) {
+  // Below ~480 px the legend at full size leaves the four buckets too little room for their
+  // labels ("11–20 (345)"), which would run into each other.
+  constexpr int kRoomyWidth = 480;
+  compactLegend(event->size().width() < kRoomyWidth);
+  QCustomPlot::resizeEvent(event);
+}
+
+void LengthPlot::compactLegend(bool compact) {
+  if (compact == legendCompact_) return;
+  legendCompact_ = compact;
+  QFont font = this->font();
+  if (compact) font.setPointSizeF(std::max(7.0, font.pointSizeF() - 1));
+  legend->setFont(font);
+  for (int i = 0; i < legend->itemCount(); ++i) legend->item(i)->setFont(font);
+  legend->setIconSize(compact ? QSize(18, 12) : QSize(32, 18));
+  legend->setIconTextPadding(compact ? 4 : 7);
+  side_->setMargins(compact ? QMargins(2, 12, 4, 4) : QMargins(4, 12, 10, 4));
 }
 
 void LengthPlot::setEvaluations(const QStringList& names,

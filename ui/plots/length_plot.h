@@ -27,8 +27,17 @@ class LengthPlot : public QCustomPlot {
   void setEvaluations(const QStringList& names, const std::vector<CorpusEvaluation>& evaluations);
   const QList<LengthSeries>& series() const { return series_; }
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
+  /// A narrow plot's legend with smaller text and symbols, so that the buckets keep the width
+  /// for their labels.
+  void compactLegend(bool compact);
+
   QList<LengthSeries> series_;
+  QCPLayoutGrid* side_ = nullptr;  // the legend's column, right of the axes
+  bool legendCompact_ = false;
 };
 
 }  // namespace attnscope::ui

@@ -44,6 +44,23 @@ void TickLabelFit::setFullSize(double points) {
   apply(points);  // off screen (an export's plot) the labels keep it, every one shown
 }
 
+void TickLabelFit::layOutFor(const QRect& viewport) {
+  plot_->setViewport(viewport);
+  const auto layOut = [this] {  // QCustomPlot::updateLayout(), which is protected
+    for (const auto phase :
+         {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+      plot_->plotLayout()->update(phase);
+  };
+  layOut();
+  // The labels' size changes the margins and so the cells: a few rounds settle it.
+  for (int round = 0; round < 3; ++round) {
+    const Fit fit = fittedTo(plot_->axisRect()->rect());
+    if (fit.points <= 0 || !differsFromCurrent(fit)) break;
+    apply(fit.points, fit.strides);
+    layOut();
+  }
+}
+
 void TickLabelFit::apply(double points, const QVector<int>& strides) {
   QFont font = plot_->font();
   font.setPointSizeF(points);
@@ -69,8 +86,12 @@ bool TickLabelFit::differsFromCurrent(const Fit& fit) const {
 // labels beside a vertical axis. Below kSmallest, an axis that can be thinned shows every n-th
 // label, n the smallest that gives each shown label n·d·sin α of room.
 TickLabelFit::Fit TickLabelFit::fitted() const {
-  const QRect cells = plot_->axisRect()->rect();
-  if (fullSize_ <= 0 || !plot_->isVisible() || cells.width() < 10 || cells.height() < 10) return {};
+  if (!plot_->isVisible()) return {};
+  return fittedTo(plot_->axisRect()->rect());
+}
+
+TickLabelFit::Fit TickLabelFit::fittedTo(const QRect& cells) const {
+  if (fullSize_ <= 0 || cells.width() < 10 || cells.height() < 10) return {};
   QVector<double> rooms;  // per axis; infinite for text along its axis (its width counts)
   for (const QCPAxis* axis : axes_) {
     const bool across = axis->orientation() == Qt::Horizontal;

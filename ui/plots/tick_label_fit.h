@@ -30,6 +30,9 @@ class TickLabelFit : public QObject {
 
   /// The labels' size when there is room; smaller ones are fitted at every replot on screen.
   void setFullSize(double points);
+  /// Lays the plot out over `viewport` with its labels fitted to that layout, as a replot does on
+  /// screen: an export's size, then the screen's again. toPainter() then draws this layout.
+  void layOutFor(const QRect& viewport);
   /// The smallest size fitting shrinks to: smaller is no longer read.
   static constexpr double kSmallest = 6.5;
 
@@ -38,7 +41,8 @@ class TickLabelFit : public QObject {
     double points = 0;     // 0: nothing to fit (not on screen, not laid out)
     QVector<int> strides;  // per axis: every n-th label shown
   };
-  Fit fitted() const;
+  Fit fitted() const;  // on screen
+  Fit fittedTo(const QRect& cells) const;
   bool differsFromCurrent(const Fit& fit) const;
   void apply(double points, const QVector<int>& strides = {});
 

@@ -12,6 +12,9 @@ class ExportTarget {
   virtual ~ExportTarget() = default;
   /// The picture's size as shown on screen: the Export dialog's starting size.
   virtual QSize exportSize() const = 0;
+  /// Why the tab has nothing to export yet ("Translate a sentence first."), or empty when it
+  /// has something: File > Export says so before it asks for a file.
+  virtual QString nothingToExport() const { return {}; }
   /// Writes what the tab shows to `path`, in the format its extension names (a tab may accept
   /// only some). Throws std::runtime_error with a one-line message naming the path.
   virtual void exportTo(const QString& path, const ExportOptions& options) const = 0;

@@ -5,25 +5,55 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "plots/heatmap_plot.h"
+#include "plots/tick_label_fit.h"
 
 namespace attnscope::ui {
 namespace {
 
-// Lays the plots out in a grid over `size` and paints each one.
+// The columns for `count` plots over `size` whose cells come closest to the shape of a heatmap
+// with its colour bar, a little wider than tall: a wide picture gets more columns, not
+// flattened plots.
+int squarestColumns(int count, const QSize& size) {
+  constexpr double kShape = 1.15;  // width / height
+  int best = 1;
+  double bestOff = std::numeric_limits<double>::infinity();
+  for (int columns = 1; columns <= count; ++columns) {
+    const int rows = (count + columns - 1) / columns;
+    const double shape =
+        (static_cast<double>(size.width()) / columns) / (static_cast<double>(size.height()) / rows);
+    if (const double off = std::abs(std::log(shape / kShape)); off < bestOff) {
+      best = columns;
+      bestOff = off;
+    }
+  }
+  return best;
+}
+
+// Lays the plots out in a grid over `size` and paints each one, laid out and its labels fitted
+// for its cell of the picture, not for its size in the window; the window's layout afterwards.
 void renderGrid(QCPPainter& painter, const QList<QCustomPlot*>& plots, const QSize& size,
                 int columns) {
   const int count = static_cast<int>(plots.size());
-  const int cols = std::max(1, std::min(columns, count));
+  const int cols = columns > 0 ? std::min(columns, count) : squarestColumns(count, size);
   const int rows = (count + cols - 1) / cols;
   const int width = size.width() / cols, height = size.height() / rows;
   for (int i = 0; i < count; ++i) {
+    QCustomPlot* plot = plots[i];
+    auto* fit = plot->findChild<TickLabelFit*>(QString(), Qt::FindDirectChildrenOnly);
+    const QRect screen = plot->viewport();
+    if (fit != nullptr) fit->layOutFor(QRect(0, 0, width, height));
     painter.save();
     painter.translate((i % cols) * width, (i / cols) * height);
-    plots[i]->toPainter(&painter, width, height);
+    plot->toPainter(&painter, width, height);
     painter.restore();
+    if (fit != nullptr) {
+      fit->layOutFor(screen);
+      plot->replot(QCustomPlot::rpQueuedReplot);
+    }
   }
 }
 

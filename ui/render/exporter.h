@@ -19,7 +19,8 @@ class HeatmapPlot;
 struct ExportOptions {
   QSize size{900, 700};  // the picture's size in pixels (points for PDF)
   double scale = 1.0;    // PNG only: pixel ratio, 2.0 for a high-DPI picture of the same layout
-  int columns = 3;       // grid layout when several plots are exported
+  int columns = 3;       // grid layout when several plots are exported; 0: the picture's shape
+                         // chooses (cells closest to a heatmap's)
 };
 
 /// Renders `plots` (one heatmap, or the compare grid) or writes their matrices, by the path's

@@ -1,6 +1,7 @@
 #include "tabs/compare_view.h"
 
 #include <QHBoxLayout>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "plots/colormaps.h"
@@ -42,6 +43,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   differenceA_ = new QComboBox(this);
   differenceB_ = new QComboBox(this);
   status_ = new QLabel(this);
+  status_->setWordWrap(true);  // a long reference wraps instead of widening the window
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(mode_);
@@ -60,13 +62,16 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   difference_ = new HeatmapPlot(this);
   difference_->setGradient(divergingColormap());
   difference_->setVisible(false);
+  grid_->setTrailingPlot(difference_);  // a plot of the grid's size, after the models
+  // A small window gets fewer columns and scrolls down the rows, rather than squeezing plots.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(grid_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
 
-  auto* body = new QHBoxLayout;
-  body->addWidget(grid_, 3);
-  body->addWidget(difference_, 1);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
-  layout->addLayout(body, 1);
+  layout->addWidget(scroll, 1);
   layout->addWidget(status_);
 
   connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
@@ -77,6 +82,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     if (mode() == Kind::ModelOutput) Q_EMIT compareRequested();
   });
   connect(reference_, &QLineEdit::returnPressed, this, &CompareView::compareRequested);
+  // What the user types is for the sentence compared next, whatever the last one was.
+  connect(reference_, &QLineEdit::textEdited, this, [this] { referenceSentence_.clear(); });
   connect(words_, &QCheckBox::toggled, this, &CompareView::compareRequested);
   for (QComboBox* box : {differenceA_, differenceB_})
     connect(box, &QComboBox::currentIndexChanged, this, &CompareView::updateDifference);
@@ -104,7 +111,10 @@ void CompareView::setModels(const QStringList& keys) {
     titled << m;
   }
   grid_->setMatrices(titled);
-  for (HeatmapPlot* plot : grid_->plots()) plot->setToolTip(QString());
+  for (HeatmapPlot* plot : grid_->plots()) {
+    plot->setToolTip(QString());
+    plot->setEmptyText(tr("Type a sentence and press Enter"));  // as a new heatmap says
+  }
 }
 
 void CompareView::updateControls() {
@@ -150,7 +160,7 @@ void CompareView::updateDifference() {
   const int a = differenceA_->currentIndex(), b = differenceB_->currentIndex();
   const bool available =
       wanted && a >= 0 && b >= 0 && a < result_.matrices.size() && b < result_.matrices.size();
-  difference_->setVisible(available);
+  grid_->setTrailingPlotShown(available);
   status_->setText(resultStatus_);
   if (!available) return;
   try {
@@ -166,7 +176,7 @@ void CompareView::updateDifference() {
   } catch (const std::invalid_argument&) {
     // Results from own-translation mode are still shown; or a subword model in pieces against
     // a word model in words.
-    difference_->setVisible(false);
+    grid_->setTrailingPlotShown(false);
     status_->setText(resultStatus_ + QLatin1Char(' ') +
                      tr("No difference: %1 and %2 do not have the same rows and columns%3.")
                          .arg(result_.keys[a], result_.keys[b],
@@ -207,6 +217,15 @@ void CompareView::compare(const QString& sentence) {
     setStatus(tr("Type a German reference above and press Enter."));
     return;
   }
+  if (common.kind == CompareTarget::Kind::Reference) {
+    // A reference translates one sentence: forced onto another, every heatmap and the
+    // difference would be meaningless.
+    if (!referenceSentence_.isEmpty() && referenceSentence_ != sentence.trimmed()) {
+      clearForNewSentence();
+      return;
+    }
+    referenceSentence_ = sentence.trimmed();
+  }
   generation_ = worker_->nextGeneration(EngineWorker::Channel::Compare);
   QMetaObject::invokeMethod(
       worker_,
@@ -216,21 +235,47 @@ void CompareView::compare(const QString& sentence) {
       Qt::QueuedConnection);
 }
 
+void CompareView::clearForNewSentence() {
+  const QString old = status_->fontMetrics().elidedText(referenceSentence_, Qt::ElideRight, 300);
+  referenceSentence_.clear();
+  reference_->clear();
+  generation_ = worker_->nextGeneration(EngineWorker::Channel::Compare);  // older answers: obsolete
+  result_ = CompareResult();
+  resultStatus_.clear();
+  QList<AttentionMatrix> titled;
+  for (const QString& key : models_) {
+    AttentionMatrix m;
+    m.title = key;
+    titled << m;
+  }
+  for (HeatmapPlot* plot : plots()) {
+    plot->setEmptyText(tr("Type a reference\nfor this sentence"));
+    plot->setToolTip(QString());
+  }
+  grid_->setMatrices(titled);
+  updateDifference();
+  setStatus(tr("New sentence: the reference typed for \"%1\" was cleared. Type the German "
+               "reference of this sentence above and press Enter.")
+                .arg(old));
+}
+
 QList<HeatmapPlot*> CompareView::exportedPlots() const {
   QList<HeatmapPlot*> plots = grid_->plots();
   if (!difference_->isHidden()) plots << difference_;
   return plots;
 }
 
-QSize CompareView::exportSize() const {
-  QRect shown = grid_->geometry();
-  if (!difference_->isHidden()) shown |= difference_->geometry();
-  return shown.size();
+QSize CompareView::exportSize() const { return grid_->size(); }
+
+QString CompareView::nothingToExport() const {
+  for (const HeatmapPlot* plot : grid_->plots())
+    if (!plot->matrix().isEmpty()) return {};
+  return tr("Nothing to export yet: translate a sentence to fill the grid.");
 }
 
 void CompareView::exportTo(const QString& path, const ExportOptions& options) const {
   ExportOptions grid = options;
-  grid.columns = 3;
+  grid.columns = 0;  // laid out for the picture's own size
   exportHeatmaps(exportedPlots(), path, grid);
 }
 

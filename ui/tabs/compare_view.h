@@ -54,7 +54,8 @@ class CompareView : public QWidget, public ExportTarget {
 
   /// The grid, with the difference beside it when shown.
   QSize exportSize() const override;
-  /// exportedPlots(), three to a row.
+  QString nothingToExport() const override;
+  /// exportedPlots(), as many to a row as suit the picture's shape.
   void exportTo(const QString& path, const ExportOptions& options) const override;
 
  Q_SIGNALS:
@@ -66,6 +67,8 @@ class CompareView : public QWidget, public ExportTarget {
  private:
   void updateControls();
   void updateDifference();
+  /// A reference typed for another sentence: cleared, and the grid emptied, with a note why.
+  void clearForNewSentence();
 
   QComboBox* mode_ = nullptr;
   QLineEdit* reference_ = nullptr;
@@ -80,8 +83,9 @@ class CompareView : public QWidget, public ExportTarget {
   HeatmapPlot* difference_ = nullptr;
   CompareResult result_;
   EngineWorker* worker_ = nullptr;
-  quint64 generation_ = 0;  // of the newest compare() request
-  QString resultStatus_;    // what the shown result is; the status line adds the difference's
+  quint64 generation_ = 0;     // of the newest compare() request
+  QString resultStatus_;       // what the shown result is; the status line adds the difference's
+  QString referenceSentence_;  // the sentence the reference was used with, trimmed
 };
 
 }  // namespace attnscope::ui

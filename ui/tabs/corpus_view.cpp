@@ -1,7 +1,6 @@
 #include "tabs/corpus_view.h"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -11,6 +10,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -24,10 +24,15 @@
 
 #include "core/app_settings.h"
 #include "plots/length_plot.h"
+#include "widgets/file_dialogs.h"
 #include "workers/corpus_worker.h"
 
 namespace attnscope::ui {
 namespace {
+
+// What the source and reference dialogs list: one sentence per line, any extension.
+const char* const kTextFilter =
+    "Text, one sentence per line (*.txt *.en *.de *.fr *.gz *);;All files (*)";
 
 // The sentence table's columns, in order.
 enum Column {
@@ -41,6 +46,7 @@ enum Column {
   kCopied,
   kSource,
   kTranslation,
+  kReference,
   kColumns
 };
 
@@ -125,14 +131,14 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
 
   sentenceModel_ = new QComboBox(this);
   filter_ = new QLineEdit(this);
-  filter_->setPlaceholderText(tr("Filter sentences (source or translation)"));
+  filter_->setPlaceholderText(tr("Filter sentences (source, translation or reference)"));
   filter_->setClearButtonEnabled(true);
   exportPlot_ = new QPushButton(tr("Export plot…"), this);
   exportTables_ = new QPushButton(tr("Export tables…"), this);
   rows_ = new QStandardItemModel(0, kColumns, this);
   rows_->setHorizontalHeaderLabels({tr("Line"), tr("Words"), tr("BLEU+1"), tr("Mean log p"),
                                     tr("Entropy"), tr("</s> sink"), tr("<unk>"), tr("Copied"),
-                                    tr("Source"), tr("Translation")});
+                                    tr("Source"), tr("Translation"), tr("Reference")});
   proxy_ = new QSortFilterProxyModel(this);
   proxy_->setSourceModel(rows_);
   proxy_->setSortRole(kSortRole);
@@ -149,8 +155,14 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   sentences_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   sentences_->horizontalHeader()->setSectionResizeMode(kSource, QHeaderView::Stretch);
   sentences_->horizontalHeader()->setSectionResizeMode(kTranslation, QHeaderView::Stretch);
+  sentences_->horizontalHeader()->setSectionResizeMode(kReference, QHeaderView::Stretch);
   sentences_->horizontalHeader()->setSortIndicator(kLine, Qt::AscendingOrder);
   sentences_->setToolTip(tr("Double-click a sentence to open it in the Translation tab"));
+  // Rows to read in a small window too (the tab scrolls instead), with a horizontal scroll bar.
+  sentences_->setMinimumHeight(sentences_->horizontalHeader()->sizeHint().height() +
+                               7 * sentences_->verticalHeader()->defaultSectionSize() +
+                               sentences_->horizontalScrollBar()->sizeHint().height() +
+                               2 * sentences_->frameWidth());
 
   auto* files = new QGridLayout;
   files->addWidget(new QLabel(tr("Source:"), this), 0, 0);
@@ -187,16 +199,28 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   body->addWidget(tablePane);
   body->setStretchFactor(0, 2);
   body->setStretchFactor(1, 3);
-  auto* layout = new QVBoxLayout(this);
+  // A small window scrolls the tab rather than squeezing the plot and the table to nothing.
+  auto* page = new QWidget(this);
+  auto* layout = new QVBoxLayout(page);
+  layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(files);
   layout->addWidget(modelList_);
   layout->addLayout(runRow);
   layout->addWidget(body, 1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(page);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  (new QVBoxLayout(this))->addWidget(scroll);
 
   worker_ = new CorpusWorker;
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
   connect(worker_, &CorpusWorker::progress, this, &CorpusView::showProgress);
+  connect(worker_, &CorpusWorker::evaluated, this,
+          [this](quint64 generation, const CorpusReport& report) {
+            if (generation == generation_) showResults(generation, report);
+          });
   connect(worker_, &CorpusWorker::finished, this, &CorpusView::showReport);
   connect(worker_, &CorpusWorker::failed, this, &CorpusView::endRun);
   connect(worker_, &CorpusWorker::cancelled, this,
@@ -231,13 +255,17 @@ void CorpusView::setModels(const QList<QPair<QString, QString>>& models) {
   for (const auto& [key, path] : models) addModel(key, path);
 }
 
-void CorpusView::addModel(const QString& key, const QString& path) {
+void CorpusView::addModel(const QString& key, const QString& path, bool checked) {
   auto* item = new QListWidgetItem(key, modelList_);
   item->setData(Qt::UserRole, path);
   item->setToolTip(path);
   item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-  item->setCheckState(Qt::Checked);
+  item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
   updateButtons();
+}
+
+QString CorpusView::unsavedWork() const {
+  return isRunning() ? tr("the Corpus run in progress") : QString();
 }
 
 void CorpusView::setFiles(const QString& source, const QString& reference) {
@@ -250,16 +278,15 @@ void CorpusView::setFiles(const QString& source, const QString& reference) {
 }
 
 void CorpusView::chooseSource() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open source sentences"), QFileInfo(source_).absolutePath(),
-      tr("Text, one sentence per line (*.txt *.en *.de *.fr *.gz *);;All files (*)"));
+  const QString path = askOpenPath(this, AppSettings::Folder::Corpus, tr("Open source sentences"),
+                                   tr(kTextFilter), source_);
   if (!path.isEmpty()) setFiles(path, reference_);
 }
 
 void CorpusView::chooseReference() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open reference translations"), QFileInfo(source_).absolutePath(),
-      tr("Text, one sentence per line (*.txt *.en *.de *.fr *.gz *);;All files (*)"));
+  const QString path =
+      askOpenPath(this, AppSettings::Folder::Corpus, tr("Open reference translations"),
+                  tr(kTextFilter), reference_.isEmpty() ? source_ : reference_);
   if (!path.isEmpty()) setFiles(source_, path);
 }
 
@@ -311,29 +338,42 @@ void CorpusView::showProgress(quint64 generation, int done, int total, const QSt
 
 void CorpusView::showReport(quint64 generation, const CorpusReport& report) {
   if (generation != generation_) return;
-  report_ = report;
   generation_ = 0;
   progress_->setValue(progress_->maximum());
   status_->setText(
       tr("%1 sentences × %2 models").arg(report.sources.size()).arg(report.models.size()));
+  showResults(generation, report);
+  updateButtons();
+  Q_EMIT runEnded();
+}
+
+void CorpusView::showResults(quint64 generation, const CorpusReport& report) {
+  // A model finished during the run: the sentences the user is reading stay as they are (same
+  // model, scroll, sort); another run's are replaced.
+  const bool sameRun = generation == shownGeneration_;
+  shownGeneration_ = generation;
+  const QString chosen = sentenceModel_->currentText();
+  report_ = report;
   plot_->setVisible(report.hasReferences());
   plot_->setEvaluations(report.models, report.evaluations);
   fillMetrics();
   {
     const QSignalBlocker block(sentenceModel_);
     sentenceModel_->clear();
-    sentenceModel_->addItems(report.models);
+    sentenceModel_->addItems(report.models.mid(0, static_cast<int>(report.evaluations.size())));
+    if (sameRun) sentenceModel_->setCurrentText(chosen);
   }
-  fillSentences();
+  if (!sameRun || sentenceModel_->currentText() != chosen) fillSentences();
   updateButtons();
-  Q_EMIT runEnded();
 }
 
 void CorpusView::endRun(quint64 generation, const QString& message) {
   if (generation != generation_) return;
   generation_ = 0;
   progress_->setValue(0);
-  status_->setText(message.isEmpty() ? tr("Cancelled") : message);
+  const QString shown =
+      shownGeneration_ == generation ? tr(" (the models it finished are shown)") : QString();
+  status_->setText((message.isEmpty() ? tr("Cancelled") : message) + shown);
   updateButtons();
   if (!message.isEmpty()) Q_EMIT errorOccurred(message);
   Q_EMIT runEnded();
@@ -385,7 +425,10 @@ void CorpusView::fillSentences() {
         << numberItem(static_cast<double>(s.copied), 0)
         << textItem(QString::fromStdString(report_.sources.at(i)))
         << textItem(i < e.translations.size() ? QString::fromStdString(e.translations[i].text())
-                                              : QString());
+                                              : QString())
+        << (report_.hasReferences() && i < report_.references.size()
+                ? textItem(QString::fromStdString(report_.references[i]))
+                : missingItem());
     rows_->appendRow(row);
   }
   sentences_->setSortingEnabled(true);
@@ -417,6 +460,10 @@ void CorpusView::exportTables(const QString& path) const {
 
 QSize CorpusView::exportSize() const { return plot_->size(); }
 
+QString CorpusView::nothingToExport() const {
+  return report_.isEmpty() ? tr("Nothing to export yet: run a test set first.") : QString();
+}
+
 void CorpusView::exportTo(const QString& path, const ExportOptions& options) const {
   const auto format = exportFormatFor(path);
   if (format && !isPicture(*format))
@@ -426,9 +473,10 @@ void CorpusView::exportTo(const QString& path, const ExportOptions& options) con
 }
 
 void CorpusView::exportPlotDialog() {
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export BLEU by length"), QStringLiteral("bleu-by-length.png"),
-      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
+  const QString path =
+      askSavePath(this, AppSettings::Folder::Export, tr("Export BLEU by length"),
+                  QStringLiteral("bleu-by-length.png"),
+                  tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
   if (path.isEmpty()) return;
   try {
     ExportOptions options;
@@ -441,8 +489,8 @@ void CorpusView::exportPlotDialog() {
 
 void CorpusView::exportTablesDialog() {
   const QString path =
-      QFileDialog::getSaveFileName(this, tr("Export tables"), QStringLiteral("corpus.csv"),
-                                   tr("CSV table (*.csv);;JSON (*.json)"));
+      askSavePath(this, AppSettings::Folder::Export, tr("Export tables"),
+                  QStringLiteral("corpus.csv"), tr("CSV table (*.csv);;JSON (*.json)"));
   if (path.isEmpty()) return;
   try {
     exportTables(path);

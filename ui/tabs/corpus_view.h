@@ -33,13 +33,17 @@ class CorpusView : public QWidget, public ExportTarget {
 
   /// The models a run can use (key as the app lists it, model file), all checked.
   void setModels(const QList<QPair<QString, QString>>& models);
-  void addModel(const QString& key, const QString& path);
+  /// One more model, checked unless `checked` is false (a toy model trained in the Train tab).
+  void addModel(const QString& key, const QString& path, bool checked = true);
   /// The test set; `reference` may be empty (then no BLEU).
   void setFiles(const QString& source, const QString& reference);
   /// Runs the checked models on the files, as the Run button does.
   void run();
   void cancel();
   bool isRunning() const { return generation_ != 0; }
+  /// What closing the window would lose, for its question (discard_question.h): the run in
+  /// progress; empty when none runs.
+  QString unsavedWork() const;
   const CorpusReport& report() const { return report_; }
   /// The plot as PNG, SVG or PDF; the tables as CSV or JSON (corpus_report.h). Throw
   /// std::runtime_error naming the path.
@@ -47,6 +51,7 @@ class CorpusView : public QWidget, public ExportTarget {
   void exportTables(const QString& path) const;
   /// File > Export: the tables as CSV or JSON, the plot as a picture.
   QSize exportSize() const override;
+  QString nothingToExport() const override;
   void exportTo(const QString& path, const ExportOptions& options) const override;
 
   // The widgets, for tests.
@@ -76,6 +81,8 @@ class CorpusView : public QWidget, public ExportTarget {
   void updateButtons();
   void showProgress(quint64 generation, int done, int total, const QString& model);
   void showReport(quint64 generation, const CorpusReport& report);
+  // The models of `generation` finished so far (all of them once it ends), shown as they come.
+  void showResults(quint64 generation, const CorpusReport& report);
   void endRun(quint64 generation, const QString& message);
   void fillMetrics();
   void fillSentences();
@@ -84,6 +91,7 @@ class CorpusView : public QWidget, public ExportTarget {
   QThread thread_;
   CorpusWorker* worker_ = nullptr;  // lives on thread_
   quint64 generation_ = 0;          // of the running request; 0 when none runs
+  quint64 shownGeneration_ = 0;     // of the run whose results are shown
   QString source_, reference_;
   CorpusReport report_;
 

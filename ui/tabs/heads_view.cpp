@@ -1,6 +1,7 @@
 #include "tabs/heads_view.h"
 
 #include <QHBoxLayout>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <cmath>
@@ -21,9 +22,15 @@ HeadsView::HeadsView(QWidget* parent) : QWidget(parent) {
   controls->addWidget(layer_);
   controls->addStretch();
   grid_ = new HeatmapGrid(this);
+  // A small window gets fewer columns and scrolls down the rows, rather than squeezing plots.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(grid_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  status_->setWordWrap(true);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
-  layout->addWidget(grid_, 1);
+  layout->addWidget(scroll, 1);
   layout->addWidget(status_);
   connect(layer_, &QComboBox::currentIndexChanged, this, &HeadsView::rebuild);
 }
@@ -80,7 +87,7 @@ QSize HeadsView::exportSize() const { return grid_->size(); }
 
 void HeadsView::exportTo(const QString& path, const ExportOptions& options) const {
   ExportOptions grid = options;
-  grid.columns = 3;
+  grid.columns = 0;  // laid out for the picture's own size
   exportHeatmaps(plots(), path, grid);
 }
 

@@ -37,7 +37,7 @@ class HeadsView : public QWidget, public ExportTarget {
 
   /// The grid's.
   QSize exportSize() const override;
-  /// plots(), three to a row.
+  /// plots(), as many to a row as suit the picture's shape.
   void exportTo(const QString& path, const ExportOptions& options) const override;
 
  private:

@@ -68,6 +68,7 @@ void SnapshotView::clear() {
   }
   timeline_->setEnabled(false);
   drawn_ = -1;
+  keptEpoch_ = 0;
   heatmap_->setMatrix({});
   output_->setText(tr("Probe: –"));
   position_->setText(tr("no snapshot yet"));
@@ -75,6 +76,13 @@ void SnapshotView::clear() {
 
 void SnapshotView::setGradient(const QCPColorGradient& gradient) {
   heatmap_->setGradient(gradient);
+}
+
+void SnapshotView::setKeptEpoch(int epoch) {
+  if (epoch == keptEpoch_) return;
+  keptEpoch_ = epoch;
+  retitle_ = true;
+  requestRedraw();
 }
 
 void SnapshotView::addSnapshot(const TrainingSnapshot& snapshot) {
@@ -107,9 +115,13 @@ void SnapshotView::redraw() {
                          .arg(s.epoch)
                          .arg(s.batch)
                          .arg(s.loss, 0, 'f', 3));
-  if (index == drawn_) return;
+  if (index == drawn_ && !retitle_) return;
   drawn_ = index;
-  heatmap_->setMatrix(AttentionMatrix::fromSnapshot(s, tr("after %1 batches").arg(s.batch)));
+  retitle_ = false;
+  QString title =
+      tr("Snapshot %1: epoch %2, after %3 batches").arg(index + 1).arg(s.epoch).arg(s.batch);
+  if (keptEpoch_ > 0) title += tr(" · model kept: epoch %1").arg(keptEpoch_);
+  heatmap_->setMatrix(AttentionMatrix::fromSnapshot(s, title));
   output_->setText(
       tr("Probe: %1   →   %2")
           .arg(tokensText(s.source, s.subword_marker), tokensText(s.output, s.subword_marker)));

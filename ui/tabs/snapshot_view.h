@@ -26,6 +26,9 @@ class SnapshotView : public QWidget {
   /// Records a snapshot. The slider follows the newest unless the user moved it back.
   void addSnapshot(const attnscope::TrainingSnapshot& snapshot);
   const std::vector<attnscope::TrainingSnapshot>& snapshots() const { return snapshots_; }
+  /// The epoch whose weights are the model (0: none yet), named in the heatmap's title beside
+  /// the snapshot shown: a later snapshot is not the model that was kept.
+  void setKeptEpoch(int epoch);
   /// The snapshot the heatmap shows, or −1.
   int shownIndex() const { return drawn_; }
   void setGradient(const QCPColorGradient& gradient);
@@ -52,6 +55,8 @@ class SnapshotView : public QWidget {
   QTimer redrawTimer_;
   QElapsedTimer sinceRedraw_;
   int drawn_ = -1;
+  int keptEpoch_ = 0;
+  bool retitle_ = false;  // the kept epoch changed since the heatmap was drawn
   int redraws_ = 0;
 };
 

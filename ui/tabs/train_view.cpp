@@ -1,7 +1,6 @@
 #include "tabs/train_view.h"
 
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -9,6 +8,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <cmath>
@@ -19,6 +19,8 @@
 #include "render/exporter.h"
 #include "render/snapshot_timeline.h"
 #include "tabs/snapshot_view.h"
+#include "widgets/discard_question.h"
+#include "widgets/file_dialogs.h"
 #include "widgets/train_settings.h"
 #include "workers/train_worker.h"
 
@@ -90,9 +92,17 @@ TrainView::TrainView(QWidget* parent) : QWidget(parent) {
   auto* main = new QVBoxLayout;
   main->addLayout(progressRow);
   main->addWidget(plots, 1);
-  auto* layout = new QHBoxLayout(this);
+  // In a scroll area, as the Corpus tab: the settings column would otherwise hold the window
+  // taller than a 900×600 screen gives it.
+  auto* page = new QWidget(this);
+  auto* layout = new QHBoxLayout(page);
   layout->addWidget(side);
   layout->addLayout(main, 1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(page);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  (new QVBoxLayout(this))->addWidget(scroll);
 
   worker_ = new TrainWorker;
   worker_->moveToThread(&thread_);
@@ -156,6 +166,8 @@ void TrainView::updateButtons() {
 
 void TrainView::start() {
   if (isRunning() || !settings_->isComplete()) return;
+  if (!confirmDiscard(this, tr("Start a new run?"), tr("Discard and start"), {unsavedWork()}))
+    return;
   if (!dir_.isValid()) {
     Q_EMIT errorOccurred(
         tr("cannot create a temporary folder for the model: %1").arg(dir_.errorString()));
@@ -171,6 +183,8 @@ void TrainView::start() {
   options.output_path = modelPath_.toStdString();
   task_ = !task.isEmpty();
   epochs_ = options.epochs;
+  patience_ = options.patience;
+  saved_ = false;
   totalBatch_ = 0;
   snapshots_->clear();
   curves_->reset(options.epochs, task_);
@@ -248,7 +262,10 @@ void TrainView::showEpoch(const EpochSummary& s) {
                              : tr("BLEU %1").arg(s.validation_bleu, 0, 'f', 2);
   QString notes;
   if (s.partial) notes += tr(", stopped early");
-  if (s.best) notes += tr(", best so far: saved");
+  if (s.best) {
+    notes += tr(", best so far: saved");
+    snapshots_->setKeptEpoch(s.epoch);
+  }
   log(tr("Epoch %1: training loss %2, validation loss %3, %4 (%5)%6")
           .arg(s.epoch)
           .arg(s.train_loss, 0, 'f', 3)
@@ -268,10 +285,22 @@ void TrainView::finish(const TrainingRecord& record, bool stopped) {
   // Fewer epochs than asked for: patience ended the run (no better epoch for a while).
   QString status = stopped ? tr("Stopped after %1 batches").arg(totalBatch_)
                            : tr("Finished after %1 of %2 epochs").arg(record.epochs).arg(epochs_);
-  status += QFileInfo::exists(modelPath_) ? tr("; the model is epoch %1's (validation loss %2)")
+  if (!stopped && record.epochs < epochs_)
+    status += (task_ ? tr(" (no better exact match for %1 epochs)")
+                     : tr(" (no better BLEU for %1 epochs)"))
+                  .arg(patience_);
+  // The kept epoch with the figures that chose it, as its log line shows them.
+  const QString figure =
+      record.validation_accuracy >= 0
+          ? tr("exact match %1 %").arg(100.0 * record.validation_accuracy, 0, 'f', 1)
+          : tr("BLEU %1").arg(record.validation_bleu, 0, 'f', 2);
+  status += QFileInfo::exists(modelPath_) ? tr("; the model is epoch %1's (%2, validation loss %3)")
                                                 .arg(record.best_epoch)
+                                                .arg(figure)
                                                 .arg(record.validation_loss, 0, 'f', 3)
                                           : tr("; no model was saved");
+  snapshots_->setKeptEpoch(QFileInfo::exists(modelPath_) ? record.best_epoch : 0);
+  log(status);  // under the epochs it sums up, whole (the status line may cut it)
   if (progress_->maximum() > 1 && !stopped) progress_->setValue(progress_->maximum());
   endRun(status);
 }
@@ -286,6 +315,7 @@ void TrainView::fail(const QString& message, const QString& setting) {
 void TrainView::endRun(const QString& status) {
   state_ = State::Idle;
   status_->setText(status);
+  status_->setToolTip(status);
   curvesTimer_.stop();
   curves_->refresh();
   updateButtons();
@@ -307,16 +337,18 @@ void TrainView::saveModel(const QString& path) {
     throw std::runtime_error("cannot save '" + path.toStdString() + "': the trained model '" +
                              model.toStdString() + "' cannot be read");
   saveExport(path, file.readAll());
+  saved_ = true;
 }
 
-QString TrainView::askSavePath(AppSettings::Folder folderSetting, const QString& title,
-                               const QString& fileName, const QString& filter) {
-  AppSettings settings;
-  const QString folder = settings.folder(folderSetting);
-  const QString path =
-      QFileDialog::getSaveFileName(this, title, folder + QLatin1Char('/') + fileName, filter);
-  if (!path.isEmpty()) settings.setFolderOf(folderSetting, path);
-  return path;
+QString TrainView::unsavedWork() const {
+  if (isRunning()) return tr("the training run in progress");
+  if (!modelPath().isEmpty() && !saved_) return tr("the trained model, which is not saved");
+  return {};
+}
+
+bool TrainView::isOwnModel(const QString& path) const {
+  const QString folder = QFileInfo(dir_.path()).canonicalFilePath();
+  return !folder.isEmpty() && QFileInfo(path).canonicalPath() == folder;
 }
 
 void TrainView::writeAndReport(const std::function<void()>& write, const QString& done) {
@@ -330,7 +362,7 @@ void TrainView::writeAndReport(const std::function<void()>& write, const QString
 
 void TrainView::saveModelDialog() {
   const QString path =
-      askSavePath(AppSettings::Folder::TrainModel, tr("Save model"),
+      askSavePath(this, AppSettings::Folder::Model, tr("Save model"),
                   QFileInfo(modelPath_).fileName(), tr("attnscope models (*.attnmodel)"));
   if (path.isEmpty()) return;
   writeAndReport([&] { saveModel(path); }, tr("Saved the model to %1").arg(path));
@@ -340,7 +372,7 @@ void TrainView::exportTimeline(const QString& path) { ui::exportTimeline(snapsho
 
 void TrainView::exportTimelineDialog() {
   const QString path =
-      askSavePath(AppSettings::Folder::TrainTimeline, tr("Export timeline"),
+      askSavePath(this, AppSettings::Folder::Timeline, tr("Export timeline"),
                   QFileInfo(modelPath_).completeBaseName() + QStringLiteral("-timeline.gif"),
                   tr("Animation (*.gif);;Small multiples (*.png *.svg *.pdf)"));
   if (path.isEmpty()) return;
@@ -348,6 +380,10 @@ void TrainView::exportTimelineDialog() {
 }
 
 QSize TrainView::exportSize() const { return snapshots_->heatmap()->size(); }
+
+QString TrainView::nothingToExport() const {
+  return snapshots().empty() ? tr("Nothing to export yet: start a training run first.") : QString();
+}
 
 void TrainView::exportTo(const QString& path, const ExportOptions& options) const {
   exportHeatmaps({snapshots_->heatmap()}, path, options);

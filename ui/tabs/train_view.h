@@ -36,8 +36,8 @@ class TrainView : public QWidget, public ExportTarget {
   explicit TrainView(QWidget* parent = nullptr);
   ~TrainView() override;
 
-  /// As the buttons do. Stop ends the run after its current batch; the epoch so far is
-  /// validated and, if it is the best, saved.
+  /// As the buttons do. Start asks first when the last run's model is not saved. Stop ends the
+  /// run after its current batch; the epoch so far is validated and, if it is the best, saved.
   void start();
   void pause();
   void resume();
@@ -49,6 +49,11 @@ class TrainView : public QWidget, public ExportTarget {
   QString modelPath() const;
   /// Copies the trained model to `path`. Throws std::runtime_error naming the path.
   void saveModel(const QString& path);
+  /// What closing the window would lose, for its question (discard_question.h): the run in
+  /// progress or a trained model not saved; empty when nothing.
+  QString unsavedWork() const;
+  /// `path` is a model one of this tab's runs wrote (a toy model, not one to run on a test set).
+  bool isOwnModel(const QString& path) const;
   /// The probe's snapshots as the CLI's `export --snapshots` writes them: an animation (.gif)
   /// or small multiples (.png, .svg, .pdf). Throws std::runtime_error naming the path.
   void exportTimeline(const QString& path);
@@ -56,6 +61,7 @@ class TrainView : public QWidget, public ExportTarget {
   void setGradient(const QCPColorGradient& gradient);
   /// File > Export: the snapshot heatmap shown.
   QSize exportSize() const override;
+  QString nothingToExport() const override;
   void exportTo(const QString& path, const ExportOptions& options) const override;
 
   // The widgets, for tests.
@@ -98,10 +104,6 @@ class TrainView : public QWidget, public ExportTarget {
   void log(const QString& line);
   void saveModelDialog();
   void exportTimelineDialog();
-  // A save dialog that starts in, and remembers, the folder under settings key `folderKey`;
-  // empty when cancelled.
-  QString askSavePath(AppSettings::Folder folderSetting, const QString& title,
-                      const QString& fileName, const QString& filter);
   // Runs `write`; its one-line error goes to errorOccurred, success to the status line.
   void writeAndReport(const std::function<void()>& write, const QString& done);
 
@@ -113,6 +115,8 @@ class TrainView : public QWidget, public ExportTarget {
   State state_ = State::Idle;
   bool task_ = true;  // the run trains a built-in task (exact matches), not a corpus (BLEU)
   int epochs_ = 0;    // asked for; patience may end the run sooner
+  int patience_ = 0;
+  bool saved_ = false;  // the last run's model was saved somewhere
   qint64 totalBatch_ = 0;
   QTimer curvesTimer_;  // coalesces curve redraws
 

@@ -1,5 +1,7 @@
 #include "tabs/translation_view.h"
 
+#include <attnscope/word_view.h>
+
 #include <QCursor>
 #include <QFileInfo>
 #include <QLabel>
@@ -84,9 +86,20 @@ void TranslationView::showSnapshot() {
   // While stepping, leave room for about as many rows as the source has, so rows keep their size.
   heatmap_->setReservedRows(
       snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
+  forcedSteps_.clear();
+  std::vector<bool> forced;
+  for (size_t i = 0; i < snapshot.steps.size(); ++i) {
+    forced.push_back(snapshot.steps[i].forced);
+    if (snapshot.steps[i].forced) forcedSteps_ << static_cast<int>(i);
+  }
   drawTranslation(snapshot.translation, snapshot.modelKey);
-  QString text = translationHtml(snapshot.translation);
+  QString text = translationHtml(snapshot.translation, forced);
   if (!snapshot.finished) text += QStringLiteral(" <span style='color:gray'>…</span>");
+  if (!forcedSteps_.isEmpty())
+    text += tr("<br><i>Words in <span style='color:%1; font-weight:bold'>bold colour</span> "
+               "were forced by you (marked \"forced\" in the heatmap); Reset (Home) returns to "
+               "the model's own decoding</i>")
+                .arg(QLatin1String(kForcedColour));
   if (snapshot.translation.source.truncated)
     text += tr("<br><i>The sentence has %1 words; the model reads the first %2.</i>")
                 .arg(snapshot.translation.source.original_length)
@@ -104,9 +117,10 @@ void TranslationView::showSnapshot() {
   }
   output_->setText(text);
   showSelectedStep();
-  Q_EMIT statusMessage(tr("%1: %2 steps%3")
-                           .arg(snapshot.modelKey, QString::number(snapshot.steps.size()),
-                                snapshot.finished ? tr(", finished") : QString()),
+  const auto steps = snapshot.steps.size();
+  Q_EMIT statusMessage((steps == 1 ? tr("%1: 1 step%2") : tr("%1: %3 steps%2"))
+                           .arg(snapshot.modelKey, snapshot.finished ? tr(", finished") : QString(),
+                                QString::number(steps)),
                        4000);
   Q_EMIT updated();
 }
@@ -126,6 +140,9 @@ void TranslationView::drawTranslation(const Translation& t, const QString& model
   viewControls_->adaptTo(model);
   heatmap_->setMatrix(
       AttentionMatrix::fromTranslation(t, viewControls_->describe(), viewControls_->view()));
+  QVector<int> forcedRows;
+  for (int step : forcedSteps_) forcedRows << heatmap_->matrix().rowOf(step);
+  heatmap_->setForcedRows(forcedRows);
   Q_EMIT translationDrawn();
 }
 
@@ -137,16 +154,30 @@ void TranslationView::showSelectedStep() {
     return;
   }
   const SessionSnapshot& session = *controller_->snapshot();
-  QStringList sourceTokens;
-  for (const auto& t : session.translation.source.tokens) sourceTokens << QString::fromStdString(t);
-  // The bars show the layer and head the heatmap shows (over pieces: what the model reads).
+  const Translation& t = session.translation;
+  const QString marker = QString::fromStdString(t.subword_marker);
+  // The bars show what the heatmap shows: its layer and head, over its words or pieces.
   Step step = session.steps[row];
-  const AttentionChoice choice = viewControls_->view().choice;
-  if (choice.layer >= 0 && !step.heads.empty()) {
-    step.attention = step.heads.row(choice.layer, choice.head);
+  const AttentionView view = viewControls_->view();
+  if (view.choice.layer >= 0 && !step.heads.empty()) {
+    step.attention = step.heads.row(view.choice.layer, view.choice.head);
     step.entropy = attention_entropy(step.attention);
   }
-  stepPanel_->showStep(&step, row, sourceTokens);
+  const bool words = view.words && !marker.isEmpty();
+  QStringList labels;
+  if (words && !step.attention.empty()) {
+    // A source word's pieces summed, as in the heatmap's columns.
+    const WordView merged =
+        word_view(t.source.tokens, {step.token}, {step.attention}, t.subword_marker, t.end_token);
+    for (const auto& word : merged.source_words) labels << QString::fromStdString(word);
+    step.attention = merged.weights.at(0);
+    step.entropy = attention_entropy(step.attention);
+  } else {
+    for (size_t i = 0; i < t.source.tokens.size(); ++i)
+      labels << StepPanel::pieceText(QString::fromStdString(t.source.tokens[i]), marker, false,
+                                     i == 0);
+  }
+  stepPanel_->showStep(&step, row, labels, marker, words);
 }
 
 void TranslationView::showBeam(const QList<Translation>& hypotheses, const QString& modelKey) {
@@ -167,6 +198,7 @@ void TranslationView::showBeam(const QList<Translation>& hypotheses, const QStri
 void TranslationView::showHypothesis(int index) {
   if (index < 0 || index >= beamHypotheses_.size()) return;
   const Translation& t = beamHypotheses_[index];
+  forcedSteps_.clear();
   heatmap_->setReservedRows(0);
   drawTranslation(t, beamKey_);
   heatmap_->setCurrentRow(-1);
@@ -183,6 +215,7 @@ void TranslationView::showAttentionFile(const AttentionFile& file, const QString
   beamList_->clear();
   beamList_->setVisible(false);
   heatmap_->setReservedRows(0);
+  forcedSteps_.clear();
   viewControls_->adaptTo(ModelInfo{});  // a file's one matrix: no layers, heads or pieces
   heatmap_->setMatrix(AttentionMatrix::fromAttentionFile(file));
   heatmap_->setCurrentRow(-1);
@@ -198,6 +231,7 @@ void TranslationView::showAttentionFile(const AttentionFile& file, const QString
 }
 
 void TranslationView::clear() {
+  forcedSteps_.clear();
   heatmap_->setMatrix({});
   output_->clear();
   stepPanel_->showStep(nullptr, 0, {});
@@ -205,6 +239,11 @@ void TranslationView::clear() {
 }
 
 QSize TranslationView::exportSize() const { return heatmap_->size(); }
+
+QString TranslationView::nothingToExport() const {
+  return heatmap_->matrix().isEmpty() ? tr("Nothing to export yet: translate a sentence first.")
+                                      : QString();
+}
 
 void TranslationView::exportTo(const QString& path, const ExportOptions& options) const {
   exportHeatmaps({heatmap_}, path, options);

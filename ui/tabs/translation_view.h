@@ -45,6 +45,7 @@ class TranslationView : public QWidget, public ExportTarget {
   const QString& shownModel() const { return shownKey_; }
 
   QSize exportSize() const override;
+  QString nothingToExport() const override;
   void exportTo(const QString& path, const ExportOptions& options) const override;
 
   HeatmapPlot* heatmap() const { return heatmap_; }
@@ -77,8 +78,9 @@ class TranslationView : public QWidget, public ExportTarget {
 
   QList<Translation> beamHypotheses_;
   QString beamKey_;
-  Translation shown_;  // what the heatmap draws, redrawn when the view controls change
-  QString shownKey_;   // the model that made shown_
+  Translation shown_;         // what the heatmap draws, redrawn when the view controls change
+  QString shownKey_;          // the model that made shown_
+  QVector<int> forcedSteps_;  // the steps of shown_ the user forced (heatmap rows marked)
 };
 
 }  // namespace attnscope::ui

@@ -3,7 +3,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -11,6 +10,7 @@
 #include <QSpinBox>
 
 #include "core/app_settings.h"
+#include "widgets/file_dialogs.h"
 
 namespace attnscope::ui {
 namespace {
@@ -68,7 +68,8 @@ QWidget* AttentionFileDialog::pathRow(QLineEdit* field, const QString& title) {
   auto* browse = new QPushButton(tr("Browse…"), row);
   layout->addWidget(browse);
   connect(browse, &QPushButton::clicked, this, [this, field, title] {
-    const QString path = QFileDialog::getOpenFileName(this, title, field->text());
+    const QString path = askOpenPath(this, AppSettings::Folder::AttentionFile, title,
+                                     tr("All files (*)"), field->text());
     if (!path.isEmpty()) field->setText(path);
   });
   return row;

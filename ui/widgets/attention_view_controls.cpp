@@ -50,6 +50,14 @@ void AttentionViewControls::adaptTo(const ModelInfo& model) {
     heads_ = heads;
   }
   subwords_ = subwords;
+  // A character model opens in its pieces, the characters the Train tab showed: merged, a date
+  // would be one cell. The user's choice stays for the next model of the same kind.
+  const bool characters = model.subwords == "characters";
+  if (characters != characters_) {
+    const QSignalBlocker block(words_);
+    words_->setChecked(!characters);
+    characters_ = characters;
+  }
   // A box with a single entry offers no choice: one layer of several heads shows only heads.
   layer_->setVisible(layers > 1);
   head_->setVisible(heads > 1);

@@ -19,8 +19,9 @@ class AttentionViewControls : public QWidget {
 
   /// Offers what `model` has (its attention layers and heads, its subword marker); keeps the
   /// current choice while the shape stays, otherwise the model's own matrix (the last layer,
-  /// heads averaged) and words. The model, not a translation: a session stepped back to its
-  /// start has no attention rows to tell, and the choice has to survive that.
+  /// heads averaged) and words, or pieces for a character model. The model, not a translation:
+  /// a session stepped back to its start has no attention rows to tell, and the choice has to
+  /// survive that.
   void adaptTo(const ModelInfo& model);
   AttentionView view() const;
   /// What the view shows, for titles and exports: "layer 2 · head 3 · words"; empty when
@@ -42,6 +43,7 @@ class AttentionViewControls : public QWidget {
   QCheckBox* words_ = nullptr;
   int layers_ = 1, heads_ = 1;
   bool subwords_ = false;
+  bool characters_ = false;  // the last model's pieces were characters
 };
 
 }  // namespace attnscope::ui

@@ -1,5 +1,6 @@
 #include "widgets/candidates_view.h"
 
+#include <QKeyEvent>
 #include <QPainter>
 #include <QStyledItemDelegate>
 
@@ -28,26 +29,39 @@ class ProbabilityBarDelegate : public QStyledItemDelegate {
 
 CandidatesView::CandidatesView(QWidget* parent) : QListWidget(parent) {
   setItemDelegate(new ProbabilityBarDelegate(this));
-  setToolTip(tr("Click a candidate to force it and decode on from there"));
+  setToolTip(tr("Click a candidate (or Enter) to force it and decode on from there"));
   setUniformItemSizes(true);
   connect(this, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
     Q_EMIT candidateChosen(item->data(Qt::UserRole).toString());
   });
 }
 
-void CandidatesView::setCandidates(const std::vector<Candidate>& candidates,
-                                   const QString& chosen) {
+void CandidatesView::setCandidates(const std::vector<Candidate>& candidates, const QString& chosen,
+                                   const QStringList& labels) {
   clear();
-  for (const Candidate& c : candidates) {
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
     const QString token = QString::fromStdString(c.token);
+    const QString label = static_cast<qsizetype>(i) < labels.size() ? labels[i] : token;
     auto* item =
         new QListWidgetItem(QStringLiteral("%1  %2  %3%")
                                 .arg(token == chosen ? QStringLiteral("✔") : QStringLiteral("  "),
-                                     token, QString::number(100.0 * c.probability, 'f', 1)),
+                                     label, QString::number(100.0 * c.probability, 'f', 1)),
                             this);
     item->setData(Qt::UserRole, token);
     item->setData(kProbabilityRole, static_cast<double>(c.probability));
   }
+}
+
+void CandidatesView::keyPressEvent(QKeyEvent* event) {
+  // Enter forces the current candidate, as a click does: forcing needs no mouse.
+  const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+  if (enter && currentItem() != nullptr) {
+    Q_EMIT candidateChosen(currentItem()->data(Qt::UserRole).toString());
+    event->accept();
+    return;
+  }
+  QListWidget::keyPressEvent(event);
 }
 
 }  // namespace attnscope::ui

@@ -1,6 +1,6 @@
 #pragma once
 // The top-k next-token candidates of one decoding step, each with a probability bar. Clicking a
-// candidate asks to force it (what-if decoding).
+// candidate, or Enter on the current one, asks to force it (what-if decoding).
 #include <attnscope/translation.h>
 
 #include <QListWidget>
@@ -11,11 +11,16 @@ class CandidatesView : public QListWidget {
   Q_OBJECT
  public:
   explicit CandidatesView(QWidget* parent = nullptr);
-  /// `chosen` is the token the step emitted (shown ticked).
-  void setCandidates(const std::vector<Candidate>& candidates, const QString& chosen);
+  /// `chosen` is the token the step emitted (shown ticked); `labels`, one per candidate, how to
+  /// write each (a subword model's piece without its raw marker); empty: the tokens as they are.
+  void setCandidates(const std::vector<Candidate>& candidates, const QString& chosen,
+                     const QStringList& labels = {});
 
  Q_SIGNALS:
   void candidateChosen(const QString& token);
+
+ protected:
+  void keyPressEvent(QKeyEvent* event) override;
 };
 
 }  // namespace attnscope::ui

@@ -3,10 +3,16 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
+#include <QIcon>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStyle>
+#include <algorithm>
 
+#include "core/app_settings.h"
 #include "plots/colormaps.h"
 
 namespace attnscope::ui {
@@ -36,35 +42,62 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
   speed_->setToolTip(tr("Play speed: steps per second"));
   colormaps_ = new QComboBox(this);
   colormaps_->addItems(colormapNames());
-  values_ = new QCheckBox(tr("Numbers"), this);
+  values_ = new QCheckBox(tr("&Numbers"), this);
+  // Icons, not glyphs such as ⏸ that many fonts lack; the theme's, or the style's own.
+  setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
 
-  addWidget(new QLabel(tr(" Model: "), this));
+  auto* modelLabel = new QLabel(tr(" &Model: "), this);
+  modelLabel->setBuddy(models_);
+  addWidget(modelLabel);
   addWidget(models_);
   addSeparator();
   addWidget(search_);
   addWidget(beam_);
   addSeparator();
-  auto addStepAction = [this](const QString& text, const QKeySequence& key, auto signal,
+  auto addStepAction = [this](const QString& text, const QString& tip, const QKeySequence& key,
+                              const char* icon, QStyle::StandardPixmap fallback, auto signal,
                               const char* name) {
-    QAction* action = addAction(text, this, signal);
+    QAction* action = addAction(
+        QIcon::fromTheme(QLatin1String(icon), style()->standardIcon(fallback)), text, this, signal);
     action->setShortcut(key);
-    action->setToolTip(QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
+    action->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
     action->setObjectName(QLatin1String(name));
+    // Toolbar buttons take no focus by default: Tab should reach them.
+    QWidget* button = widgetForAction(action);
+    button->setFocusPolicy(Qt::TabFocus);
+    button->installEventFilter(this);
     return action;
   };
-  addStepAction(tr("Reset"), QKeySequence(Qt::Key_Home), &DecodingToolBar::resetRequested,
-                "resetAction");
-  addStepAction(tr("◀ Back"), QKeySequence(Qt::Key_Left), &DecodingToolBar::stepBackRequested,
+  addStepAction(tr("Reset"), tr("Back to the start, without forced tokens"),
+                QKeySequence(Qt::Key_Home), "media-skip-backward", QStyle::SP_MediaSkipBackward,
+                &DecodingToolBar::resetRequested, "resetAction");
+  addStepAction(tr("Back"), tr("One step back"), QKeySequence(Qt::Key_Left), "media-seek-backward",
+                QStyle::SP_MediaSeekBackward, &DecodingToolBar::stepBackRequested,
                 "stepBackAction");
-  play_ = addStepAction(tr("▶ Play"), QKeySequence(Qt::Key_Space), &DecodingToolBar::playRequested,
-                        "playAction");
-  addStepAction(tr("Step ▶"), QKeySequence(Qt::Key_Right), &DecodingToolBar::stepForwardRequested,
-                "stepForwardAction");
+  play_ = addStepAction(tr("Play"), tr("Play or pause"), QKeySequence(Qt::Key_Space),
+                        "media-playback-start", QStyle::SP_MediaPlay,
+                        &DecodingToolBar::playRequested, "playAction");
+  addStepAction(tr("Step"), tr("One step forward"), QKeySequence(Qt::Key_Right),
+                "media-seek-forward", QStyle::SP_MediaSeekForward,
+                &DecodingToolBar::stepForwardRequested, "stepForwardAction");
+  fixPlayWidth();
   addWidget(speed_);
   addSeparator();
-  addWidget(new QLabel(tr(" Colours: "), this));
+  auto* colourLabel = new QLabel(tr(" &Colours: "), this);
+  colourLabel->setBuddy(colormaps_);
+  addWidget(colourLabel);
   addWidget(colormaps_);
   addWidget(values_);
+
+  // Tab in the order the toolbar reads, not the order its widgets were made.
+  QWidget* previous = beam_;
+  for (QAction* action : actions())
+    if (QWidget* button = widgetForAction(action);
+        button != nullptr && button->focusPolicy() == Qt::TabFocus) {
+      setTabOrder(previous, button);
+      previous = button;
+    }
+  setTabOrder(previous, speed_);
 
   connect(search_, &QComboBox::currentIndexChanged, this, [this](int index) {
     beam_->setEnabled(static_cast<Search>(index) == Search::Beam);
@@ -79,10 +112,83 @@ int DecodingToolBar::beamSize() const {
   return static_cast<Search>(search_->currentIndex()) == Search::Beam ? beam_->value() : 1;
 }
 
+void DecodingToolBar::setModelToolTip(const QString& key, const QString& tip) {
+  models_->setItemData(models_->findText(key), tip, Qt::ToolTipRole);
+}
+
 int DecodingToolBar::playInterval() const { return 1000 / speed_->value(); }
 
+void DecodingToolBar::restoreChoices() {
+  const AppSettings settings;
+  const int beam = settings.beamSize();
+  if (beam >= beam_->minimum() && beam <= beam_->maximum()) beam_->setValue(beam);
+  search_->setCurrentIndex(
+      static_cast<int>(beam > 1 && beam <= beam_->maximum() ? Search::Beam : Search::Greedy));
+  const int speed = settings.playSpeed();
+  if (speed >= speed_->minimum() && speed <= speed_->maximum()) speed_->setValue(speed);
+  colormaps_->setCurrentText(settings.colormap());
+  values_->setChecked(settings.showValues());
+}
+
+void DecodingToolBar::saveChoices() const {
+  AppSettings settings;
+  settings.setBeamSize(beamSize());
+  settings.setPlaySpeed(speed_->value());
+  settings.setColormap(colormaps_->currentText());
+  settings.setShowValues(values_->isChecked());
+}
+
 void DecodingToolBar::setPlaying(bool playing) {
-  play_->setText(playing ? tr("⏸ Pause") : tr("▶ Play"));
+  play_->setText(playing ? tr("Pause") : tr("Play"));
+  play_->setIcon(playing ? QIcon::fromTheme(QStringLiteral("media-playback-pause"),
+                                            style()->standardIcon(QStyle::SP_MediaPause))
+                         : QIcon::fromTheme(QStringLiteral("media-playback-start"),
+                                            style()->standardIcon(QStyle::SP_MediaPlay)));
+}
+
+void DecodingToolBar::fixPlayWidth() {
+  QWidget* button = widgetForAction(play_);
+  const QString text = play_->text();
+  int width = 0;
+  for (const QString& state : {tr("Play"), tr("Pause")}) {
+    play_->setText(state);
+    width = std::max(width, button->sizeHint().width());
+  }
+  play_->setText(text);
+  button->setFixedWidth(width);
+}
+
+void DecodingToolBar::changeEvent(QEvent* event) {
+  QToolBar::changeEvent(event);
+  const bool resized = event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange;
+  if (resized && play_ != nullptr) fixPlayWidth();
+}
+
+bool DecodingToolBar::eventFilter(QObject* watched, QEvent* event) {
+  // A step button focused by Tab takes Space as any button does, instead of the Play shortcut.
+  if (event->type() == QEvent::ShortcutOverride &&
+      static_cast<QKeyEvent*>(event)->key() == Qt::Key_Space) {
+    event->accept();
+    return true;
+  }
+  return QToolBar::eventFilter(watched, event);
+}
+
+QString DecodingToolBar::keysHelp() {
+  return tr(
+      "<p>After Enter the heatmap has the focus (a frame shows it), so the decoding keys "
+      "work at once:</p><table cellspacing='4'>"
+      "<tr><td><b>→</b></td><td>one step forward (Step)</td></tr>"
+      "<tr><td><b>←</b></td><td>one step back (Back)</td></tr>"
+      "<tr><td><b>Space</b></td><td>play or pause (Play)</td></tr>"
+      "<tr><td><b>Home</b></td><td>back to the start, forced tokens dropped (Reset)</td></tr>"
+      "<tr><td><b>Enter</b></td><td>in the input line: translate; on a candidate in the step "
+      "panel: force it and decode on from there</td></tr>"
+      "<tr><td><b>Tab</b></td><td>next control: the candidates (↑ ↓ choose one), the "
+      "buttons Reset, Back, Play, Step (Space presses the focused one)</td></tr>"
+      "<tr><td><b>Alt+M</b>, <b>Alt+C</b></td><td>the Model and Colours boxes</td></tr>"
+      "<tr><td><b>Ctrl+0</b></td><td>show the whole heatmap again after zooming</td></tr>"
+      "</table><p>Typing on the heatmap starts the next sentence.</p>");
 }
 
 }  // namespace attnscope::ui

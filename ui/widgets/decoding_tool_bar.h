@@ -1,7 +1,7 @@
 #pragma once
 // The window's toolbar: the model, greedy or beam search, the step keys (Home ← Space →), the
 // play speed, the colour map and the Numbers switch. It holds the choices; the window acts on
-// its signals.
+// its signals. Its step buttons take the focus by Tab; its labels have mnemonics (Alt+M).
 #include <QToolBar>
 
 class QAction;
@@ -24,8 +24,16 @@ class DecodingToolBar : public QToolBar {
   int beamSize() const;
   /// Milliseconds between two steps while playing.
   int playInterval() const;
+  /// Hovering model `key`'s entry in the model box shows `tip`.
+  void setModelToolTip(const QString& key, const QString& tip);
   /// Play's button says Pause while playing.
   void setPlaying(bool playing);
+  /// The decoding keys, for Help > Keys (HTML).
+  static QString keysHelp();
+  /// The choices of the last run: search and beam size, play speed, colour map, Numbers (a
+  /// value out of range, from an edited settings file, falls back to the default).
+  void restoreChoices();
+  void saveChoices() const;
 
  Q_SIGNALS:
   /// Greedy or beam, or the beam's size, changed.
@@ -36,7 +44,14 @@ class DecodingToolBar : public QToolBar {
   void stepForwardRequested();
   void playIntervalChanged(int milliseconds);
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
  private:
+  // Play's button as wide as its widest text, so the buttons after it stay put when it toggles.
+  void fixPlayWidth();
+
   QComboBox* models_ = nullptr;
   QComboBox* search_ = nullptr;
   QSpinBox* beam_ = nullptr;

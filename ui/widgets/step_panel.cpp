@@ -3,6 +3,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/token_text.h"
 #include "plots/attention_bars.h"
 #include "widgets/candidates_view.h"
 
@@ -20,7 +21,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(heading_);
-  layout->addWidget(new QLabel(tr("Next-token candidates (click to force):"), this));
+  layout->addWidget(new QLabel(tr("Next-token candidates (click or Enter to force):"), this));
   layout->addWidget(candidates_, 1);
   layout->addWidget(new QLabel(tr("Attention at this step:"), this));
   layout->addWidget(bars_, 1);
@@ -29,7 +30,20 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   showStep(nullptr, 0, {});
 }
 
-void StepPanel::showStep(const Step* step, int index, const QStringList& sourceTokens) {
+QString StepPanel::pieceText(const QString& token, const QString& marker, bool words, bool first) {
+  if (marker.isEmpty() || (token.startsWith('<') && token.endsWith('>'))) return token;
+  if (marker == QLatin1String("@@")) {
+    if (!words || !token.endsWith(marker)) return token;
+    return token.chopped(marker.size()) + QStringLiteral("…");
+  }
+  if (!token.startsWith(marker)) return words && !first ? QStringLiteral("…") + token : token;
+  if (!words) return readableToken(token, first);
+  const QString rest = token.mid(marker.size());
+  return rest.isEmpty() ? readableToken(token, first) : rest;
+}
+
+void StepPanel::showStep(const Step* step, int index, const QStringList& sourceLabels,
+                         const QString& marker, bool words) {
   if (step == nullptr) {
     heading_->setText(tr("No step yet: press Enter to translate, or → to decode one step."));
     candidates_->clear();
@@ -38,17 +52,22 @@ void StepPanel::showStep(const Step* step, int index, const QStringList& sourceT
     return;
   }
   const QString token = QString::fromStdString(step->token);
+  const bool first = index == 0;
   heading_->setText(tr("Step %1: <b>%2</b> (p = %3)%4")
-                        .arg(QString::number(index + 1), token.toHtmlEscaped(),
+                        .arg(QString::number(index + 1),
+                             pieceText(token, marker, words, first).toHtmlEscaped(),
                              QString::number(step->probability, 'f', 3),
                              step->forced ? tr(", forced") : QString()));
-  candidates_->setCandidates(step->candidates, token);
-  bars_->setRow(sourceTokens, step->attention);
+  QStringList labels;
+  for (const Candidate& c : step->candidates)
+    labels << pieceText(QString::fromStdString(c.token), marker, words, first);
+  candidates_->setCandidates(step->candidates, token, labels);
+  bars_->setRow(sourceLabels, step->attention);
   if (step->attention.empty()) {  // the baseline without attention: no row, no entropy
     entropy_->setText(tr("No attention: this model reads one fixed context at every step."));
     return;
   }
-  const double uniform = std::log(std::max<qsizetype>(1, sourceTokens.size()));
+  const double uniform = std::log(std::max<qsizetype>(1, sourceLabels.size()));
   entropy_->setText(tr("Attention entropy: %1 nats (uniform: %2)")
                         .arg(step->entropy, 0, 'f', 3)
                         .arg(uniform, 0, 'f', 3));

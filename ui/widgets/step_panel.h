@@ -1,6 +1,7 @@
 #pragma once
-// What the model saw and weighed at one decoding step: the top-k candidates (click one to force
-// it), the step's attention over the source, and the attention entropy.
+// What the model saw and weighed at one decoding step: the top-k candidates (click one or press
+// Enter to force it), the step's attention over the source, and the attention entropy. A subword
+// model's pieces are written without their raw marker, as words or pieces like the heatmap.
 #include <attnscope/translation.h>
 
 #include <QLabel>
@@ -15,8 +16,15 @@ class StepPanel : public QWidget {
   Q_OBJECT
  public:
   explicit StepPanel(QWidget* parent = nullptr);
-  /// `step` may be null (nothing decoded yet); `index` counts from 0.
-  void showStep(const Step* step, int index, const QStringList& sourceTokens);
+  /// `step` may be null (nothing decoded yet); `index` counts from 0. `sourceLabels` label the
+  /// bars of step->attention (the heatmap's columns). `marker`: a subword model's marker ("" for
+  /// a word model); `words`: the heatmap shows words, so pieces are written as parts of words.
+  void showStep(const Step* step, int index, const QStringList& sourceLabels,
+                const QString& marker = {}, bool words = false);
+  /// A token as the step panel writes it. Marker "▁": in words, "▁hat" is "hat" and "ol" (the
+  /// rest of a word) "…ol"; in pieces, "▁hat" is "␣hat" ("hat" first in the sentence) and "ol"
+  /// stays. Marker "@@": "cher@@" is "cher…" in words, as it is in pieces. Tokens in <…> stay.
+  static QString pieceText(const QString& token, const QString& marker, bool words, bool first);
   CandidatesView* candidates() const { return candidates_; }
   AttentionBars* bars() const { return bars_; }
 

@@ -5,8 +5,6 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,6 +13,7 @@
 #include <QToolButton>
 
 #include "core/app_settings.h"
+#include "widgets/file_dialogs.h"
 
 namespace attnscope::ui {
 namespace {
@@ -163,16 +162,11 @@ void TrainSettings::applyDefaults() {
 }
 
 void TrainSettings::chooseFile(int index) {
-  AppSettings settings;
-  const QString current = files_[index]->text();
-  const QString folder = current.isEmpty() ? settings.folder(AppSettings::Folder::TrainCorpus)
-                                           : QFileInfo(current).absolutePath();
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Choose a corpus file"), folder,
-      tr("Text, one sentence per line (*.txt *.en *.de *.fr *.gz *);;All files (*)"));
-  if (path.isEmpty()) return;
-  settings.setFolderOf(AppSettings::Folder::TrainCorpus, path);
-  files_[index]->setText(path);
+  const QString path =
+      askOpenPath(this, AppSettings::Folder::Corpus, tr("Choose a corpus file"),
+                  tr("Text, one sentence per line (*.txt *.en *.de *.fr *.gz *);;All files (*)"),
+                  files_[index]->text());
+  if (!path.isEmpty()) files_[index]->setText(path);
 }
 
 TrainOptions TrainSettings::options(const std::string& outputPath) const {

@@ -9,13 +9,13 @@
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -23,6 +23,7 @@
 #include <algorithm>
 
 #include "core/app_settings.h"
+#include "core/message_text.h"
 #include "core/model_info_text.h"
 #include "plots/colormaps.h"
 #include "plots/heatmap_plot.h"
@@ -35,7 +36,10 @@
 #include "widgets/attention_file_dialog.h"
 #include "widgets/attention_view_controls.h"
 #include "widgets/decoding_tool_bar.h"
+#include "widgets/discard_question.h"
+#include "widgets/examples_menu.h"
 #include "widgets/export_size_dialog.h"
+#include "widgets/file_dialogs.h"
 #include "widgets/history_line_edit.h"
 #include "widgets/type_to_search.h"
 #include "workers/decoding_controller.h"
@@ -77,7 +81,6 @@ QLabel* MainWindow::outputLabel() const { return translation_->outputLabel(); }
 
 void MainWindow::createWidgets() {
   source_ = new HistoryLineEdit(this);
-  source_->setPlaceholderText(tr("Type an English sentence and press Enter"));
   source_->setClearButtonEnabled(true);
   toolBar_ = new DecodingToolBar(this);
   addToolBar(toolBar_);
@@ -118,32 +121,29 @@ void MainWindow::createWidgets() {
 
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open = file->addAction(tr("&Open model…"), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open model"), QString(),
+  file->addAction(tr("&Open model…"), QKeySequence::Open, this, [this] {
+    const QString path = askOpenPath(
+        this, AppSettings::Folder::Model, tr("Open model"),
         tr("attnscope models (*.attnmodel);;TorchScript models (*.pt *.pth);;All files (*)"));
     if (!path.isEmpty()) openModelFile(path);
   });
-  open->setShortcut(QKeySequence::Open);
   file->addAction(tr("Open &attention…"), QKeySequence(tr("Ctrl+Shift+O")), this,
                   &MainWindow::openAttentionDialog);
-  QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::exportDialog);
-  exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
+  // Not Ctrl+E nor Ctrl+K: on X11 a text box keeps those (end of line, delete to its end).
+  QAction* exportAction = file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                                          &MainWindow::exportDialog);
   exportAction->setObjectName(QStringLiteral("exportAction"));
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-  QMenu* examplesMenu = menuBar()->addMenu(tr("E&xamples"));
-  QFile examples(QStringLiteral(":/examples.txt"));
-  if (examples.open(QIODevice::ReadOnly | QIODevice::Text))
-    for (const QString& line :
-         QString::fromUtf8(examples.readAll()).split('\n', Qt::SkipEmptyParts))
-      examplesMenu->addAction(line, this, [this, line] { translateSentence(line); });
+  examples_ = new ExamplesMenu(tr("E&xamples"), this);
+  menuBar()->addMenu(examples_);
+  connect(examples_, &ExamplesMenu::chosen, this, &MainWindow::translateSentence);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("Reset &zoom"), QKeySequence(tr("Ctrl+0")), this,
                   [this] { translation_->heatmap()->resetView(); });
-  view->addAction(tr("&Compare all score functions"), QKeySequence(tr("Ctrl+K")), this,
+  view->addAction(tr("&Compare all score functions"), QKeySequence(tr("Ctrl+Shift+K")), this,
                   [this] { showCompare(tabs_->currentWidget() != compare_); });
   view->addSeparator();
   copyUnknown_ = view->addAction(tr("Copy &unknown words from the source"));
@@ -155,6 +155,9 @@ void MainWindow::createMenus() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Model info"), QKeySequence(tr("Ctrl+I")), this,
                   &MainWindow::showModelInfoBox);
+  help->addAction(tr("&Keys"), QKeySequence::HelpContents, this, [this] {
+    QMessageBox::information(this, tr("Keys"), DecodingToolBar::keysHelp());
+  });
   help->addAction(tr("&About attnscope"), this, [this] {
     QMessageBox::about(this, tr("About attnscope"),
                        tr("attnscope %1: attention in neural machine translation, made visible.")
@@ -181,12 +184,14 @@ void MainWindow::wire() {
     if (tabs_->currentWidget() == compare_) requestCompare();
   });
   connect(modelList_, &ModelList::fileAdded, this, [this](const QString& key, const QString& path) {
-    corpus_->addModel(key, path);
+    corpus_->addModel(key, path, !train_->isOwnModel(path));  // a toy model: not ticked
     models_->addItem(key);
+    toolBar_->setModelToolTip(key, modelToolTip(*modelList_->info(key)));
     models_->setCurrentText(key);
     Q_EMIT modelOpened(key);
   });
   connect(modelList_, &ModelList::infoChanged, this, [this](const QString& key) {
+    toolBar_->setModelToolTip(key, modelToolTip(*modelList_->info(key)));
     if (key == currentKey()) showModelStatus();
   });
   connect(modelList_, &ModelList::errorOccurred, this, &MainWindow::showError);
@@ -231,7 +236,7 @@ void MainWindow::wire() {
     retranslate();  // switching re-translates at once
   });
   connect(toolBar_, &DecodingToolBar::searchChanged, this, &MainWindow::retranslate);
-  connect(toolBar_, &DecodingToolBar::resetRequested, controller_, &DecodingController::rewind);
+  connect(toolBar_, &DecodingToolBar::resetRequested, controller_, &DecodingController::reset);
   connect(toolBar_, &DecodingToolBar::stepBackRequested, controller_,
           &DecodingController::stepBack);
   connect(toolBar_, &DecodingToolBar::playRequested, this, &MainWindow::togglePlay);
@@ -247,12 +252,9 @@ void MainWindow::wire() {
     heads_->setShowValues(on);
   });
   connect(copyUnknown_, &QAction::toggled, this, [this](bool copy) {
+    const UnknownWords words = copy ? UnknownWords::kCopy : UnknownWords::kKeep;
     QMetaObject::invokeMethod(
-        worker_,
-        [w = worker_, copy] {
-          w->setUnknownWords(copy ? UnknownWords::kCopy : UnknownWords::kKeep);
-        },
-        Qt::QueuedConnection);
+        worker_, [w = worker_, words] { w->setUnknownWords(words); }, Qt::QueuedConnection);
     retranslate();
   });
 }
@@ -348,7 +350,8 @@ void MainWindow::showHeads() {
 
 void MainWindow::requestCompare() { compare_->compare(source_->text()); }
 
-void MainWindow::showError(const QString& message) {
+void MainWindow::showError(const QString& engineMessage) {
+  const QString message = dialogMessage(engineMessage);
   // Not exec(): a modal loop here would stall the window's updates (and tests).
   auto* box =
       new QMessageBox(QMessageBox::Warning, tr("attnscope"), message, QMessageBox::Ok, this);
@@ -366,6 +369,10 @@ void MainWindow::showModelStatus() {
     modelStatus_->setText(tr("%1 (loading…)").arg(key));
   else
     modelStatus_->setText(modelStatusText(key, *info));
+  // What to type, and examples of it, follow the model: a task model reads no English.
+  source_->setPlaceholderText(info != nullptr ? inputPlaceholder(*info)
+                                              : tr("Type a sentence and press Enter"));
+  examples_->setModel(info);
   modelList_->requestInfo(key);
 }
 
@@ -387,25 +394,24 @@ void MainWindow::openAttentionDialog() {
 void MainWindow::openAttentionFile(const QString& path, const AttentionFileOptions& options) {
   // Read here, not on the engine thread: no model is involved, and the reader is linear in a file
   // it refuses above 64 MB, with every matrix capped at 1000 × 1000.
-  AttentionFile file;
   try {
-    file = read_attention_file(path.toStdString(), options);
+    const AttentionFile file = read_attention_file(path.toStdString(), options);
+    controller_->clear();  // no decoding session: nothing to step through
+    showCompare(false);
+    translation_->showAttentionFile(file, path, options.line);
   } catch (const std::exception& e) {
     showError(QString::fromStdString(e.what()));
-    return;
   }
-  controller_->clear();  // no decoding session: nothing to step through
-  showCompare(false);
-  translation_->showAttentionFile(file, path, options.line);
+}
+
+// Every tab is one (createWidgets adds only ExportTargets).
+const ExportTarget& MainWindow::shownExportTarget() const {
+  return dynamic_cast<const ExportTarget&>(*tabs_->currentWidget());
 }
 
 void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
-  const auto* target = dynamic_cast<const ExportTarget*>(tabs_->currentWidget());
   try {
-    if (target == nullptr)
-      failExport(path,
-                 tr("the %1 tab has nothing to export").arg(tabs_->tabText(tabs_->currentIndex())));
-    target->exportTo(path, options);
+    shownExportTarget().exportTo(path, options);
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
   } catch (const std::exception& e) {
     showError(QString::fromStdString(e.what()));
@@ -413,17 +419,15 @@ void MainWindow::exportTo(const QString& path, const ExportOptions& options) {
 }
 
 void MainWindow::exportDialog() {
-  const auto* target = dynamic_cast<const ExportTarget*>(tabs_->currentWidget());
-  if (target == nullptr) return;
-  AppSettings settings;
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export"), settings.folder(AppSettings::Folder::Export) + "/attention.png",
+  const ExportTarget& target = shownExportTarget();
+  if (const QString empty = target.nothingToExport(); !empty.isEmpty()) return showError(empty);
+  const QString path = askSavePath(
+      this, AppSettings::Folder::Export, tr("Export"), QStringLiteral("attention.png"),
       tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV table (*.csv);;JSON "
          "(*.json)"));
   if (path.isEmpty()) return;
-  settings.setFolderOf(AppSettings::Folder::Export, path);
   ExportOptions options;
-  options.size = target->exportSize();
+  options.size = target.exportSize();
   const auto format = exportFormatFor(path);
   if (format && isPicture(*format)) {
     ExportSizeDialog dialog(options.size, format == ExportFormat::Png, this);
@@ -444,7 +448,9 @@ void MainWindow::applyColormap(const QString& name) {
 
 void MainWindow::restoreSettings() {
   const AppSettings settings;
-  restoreGeometry(settings.windowGeometry());
+  // The first run: room for the toolbar and a heatmap, within the screen.
+  if (!restoreGeometry(settings.windowGeometry()) && screen() != nullptr)
+    resize(QSize(1200, 800).boundedTo(screen()->availableSize()));
   restoreState(settings.windowState());
   translation_->splitter()->restoreState(settings.splitterState());
   modelList_->whenReady([this, score = settings.score()] {
@@ -452,9 +458,8 @@ void MainWindow::restoreSettings() {
     const QSignalBlocker blockModels(models_);
     if (models_->findText(score) >= 0) models_->setCurrentText(score);
   });
-  toolBar_->colormapBox()->setCurrentText(settings.colormap());
+  toolBar_->restoreChoices();
   applyColormap(toolBar_->colormapBox()->currentText());
-  toolBar_->valuesBox()->setChecked(settings.showValues());
   copyUnknown_->setChecked(settings.copyUnknownWords());
   source_->setHistory(settings.history());
 }
@@ -467,13 +472,15 @@ void MainWindow::saveSettings() {
   const auto& shipped = score_function_names();
   if (std::find(shipped.begin(), shipped.end(), currentKey().toStdString()) != shipped.end())
     settings.setScore(currentKey());
-  settings.setColormap(toolBar_->colormapBox()->currentText());
-  settings.setShowValues(toolBar_->valuesBox()->isChecked());
+  toolBar_->saveChoices();
   settings.setCopyUnknownWords(copyUnknown_->isChecked());
   settings.setHistory(source_->history());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!confirmDiscard(this, tr("Close attnscope?"), tr("Close anyway"),
+                      {corpus_->unsavedWork(), train_->unsavedWork()}))
+    return event->ignore();
   saveSettings();
   QMainWindow::closeEvent(event);
 }

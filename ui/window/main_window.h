@@ -21,6 +21,8 @@ class CorpusView;
 class DecodingController;
 class DecodingToolBar;
 class EngineWorker;
+class ExamplesMenu;
+class ExportTarget;
 class HeadsView;
 class HeatmapPlot;
 class HistoryLineEdit;
@@ -100,6 +102,7 @@ class MainWindow : public QMainWindow {
   void requestCompare();
   void showHeads();
   void showError(const QString& message);
+  const ExportTarget& shownExportTarget() const;
   void showModelStatus();
   void showModelInfoBox();
   void exportDialog();
@@ -121,6 +124,7 @@ class MainWindow : public QMainWindow {
   CorpusView* corpus_ = nullptr;
   TrainView* train_ = nullptr;
   QAction* copyUnknown_ = nullptr;
+  ExamplesMenu* examples_ = nullptr;
   QLabel* modelStatus_ = nullptr;
 };
 

@@ -43,6 +43,7 @@ void CorpusWorker::run(quint64 generation, const CorpusRequest& request) {
       LinePairs pairs = read_line_pairs(source, request.referencePath.toStdString());
       report.sources = std::move(pairs.first);
       references = std::move(pairs.second);
+      report.references = references;
     } else {
       report.sources = read_utf8_lines(source);
     }
@@ -68,6 +69,7 @@ void CorpusWorker::run(quint64 generation, const CorpusRequest& request) {
         return;
       }
       report.evaluations.push_back(std::move(e));
+      if (m + 1 < request.models.size()) Q_EMIT evaluated(generation, report);
     }
     Q_EMIT finished(generation, report);
   } catch (const std::exception& e) {

@@ -39,6 +39,9 @@ class CorpusWorker : public QObject {
  Q_SIGNALS:
   /// `done` of `total` sentence translations (sentences × models); `model` is being decoded.
   void progress(quint64 generation, int done, int total, const QString& model);
+  /// A model finished before the last: `report` holds the models done so far, to be shown while
+  /// the run goes on.
+  void evaluated(quint64 generation, const attnscope::ui::CorpusReport& report);
   void finished(quint64 generation, const attnscope::ui::CorpusReport& report);
   void failed(quint64 generation, const QString& message);
   void cancelled(quint64 generation);

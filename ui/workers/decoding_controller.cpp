@@ -108,6 +108,20 @@ void DecodingController::force(int row, const QString& token) {
   pathGeneration_ = generation_;
 }
 
+void DecodingController::reset() {
+  if (!hasSession()) return;
+  if (request_.forced.isEmpty()) {
+    rewind();
+    return;
+  }
+  request_.forced.clear();
+  request_.steps = 0;
+  length_ = -1;  // the model's own path: its length is asked again
+  selectedRow_ = -1;
+  send();
+  pathGeneration_ = generation_;
+}
+
 void DecodingController::play() {
   if (!hasSession() || playing()) return;
   playTimer_.start();

@@ -31,6 +31,10 @@ class DecodingController : public QObject {
   void stepForward();
   void stepBack();
   void rewind() { goToStep(0); }
+  /// Back to the start of the model's own decoding: forced tokens are dropped (Reset, Home).
+  void reset();
+  /// Whether a token is forced anywhere on the current path.
+  bool hasForced() const { return !request_.forced.isEmpty(); }
   /// Emits `token` at step `row` instead of the argmax and decodes on to the end (what-if). The
   /// forced token stays part of the session: stepping back over it and forward again replays it.
   void force(int row, const QString& token);

@@ -53,6 +53,15 @@ void EngineWorker::findModels() {
     }
   }
   Q_EMIT modelsFound(keys, paths);
+  // Then each one's header (cheap: no weights), for the model box's tooltips and the input
+  // line's hint before a model is loaded.
+  for (int i = 0; i < keys.size(); ++i) {
+    try {
+      Q_EMIT modelLoaded(keys[i], read_model_info(paths[i].toStdString()));
+    } catch (const std::exception&) {
+      // Listed anyway: loading it names the problem when the user picks it.
+    }
+  }
 }
 
 void EngineWorker::readModelFile(const QString& path) {

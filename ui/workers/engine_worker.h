@@ -53,6 +53,7 @@ class EngineWorker : public QObject {
   void modelsFound(const QStringList& keys, const QStringList& paths);
   void modelFileRead(const QString& path, const attnscope::ModelInfo& info);
   void modelFileFailed(const QString& path, const QString& message);
+  /// Model `key`'s header is known: loaded, or read for a shipped model once listed.
   void modelLoaded(const QString& key, const attnscope::ModelInfo& info);
   void sessionChanged(quint64 generation, const attnscope::ui::SessionSnapshot& snapshot);
   void beamReady(quint64 generation, const QList<attnscope::Translation>& hypotheses);

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "attnscope/model_config.h"
 
@@ -20,6 +21,9 @@ struct TrainingRecord {
   std::string test_corpus;
   std::string command;  // the command line that trained it
   uint64_t seed = 0;
+  // Inputs to try, as a user types them: a built-in task's probe and held-out examples; empty
+  // for a model trained on a corpus (its corpus says what it reads).
+  std::vector<std::string> examples;
 };
 
 struct ModelInfo {
@@ -44,6 +48,9 @@ struct ModelInfo {
   TrainingRecord training;
   int64_t parameters = 0;
   int64_t file_bytes = 0;
+  // Inputs the app offers (Examples menu, input line): training.examples for attnscope's own
+  // models, the `examples` attribute of a TorchScript module; often none.
+  std::vector<std::string> examples;
 };
 
 }  // namespace attnscope

@@ -61,6 +61,7 @@ nlohmann::json training_to_json(const TrainingRecord& t) {
                          {"command", t.command},
                          {"seed", t.seed}};
   if (t.validation_accuracy >= 0) json["validation_accuracy"] = t.validation_accuracy;
+  if (!t.examples.empty()) json["examples"] = t.examples;
   return json;
 }
 
@@ -79,6 +80,8 @@ TrainingRecord training_from_json(const nlohmann::json& j) {
   t.seed = integer_at<uint64_t>(j, "seed");
   if (j.contains("validation_accuracy"))  // written for models of built-in tasks only
     t.validation_accuracy = j.at("validation_accuracy").get<double>();
+  if (j.contains("examples"))  // written since issue 35, for models of built-in tasks
+    t.examples = j.at("examples").get<std::vector<std::string>>();
   return t;
 }
 

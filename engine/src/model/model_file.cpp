@@ -21,6 +21,7 @@ ModelInfo model_info(const Checkpoint& checkpoint, const std::string& path, int6
   info.config = checkpoint.config;
   info.has_attention = has_attention(checkpoint.config.score);
   info.training = checkpoint.training;
+  info.examples = checkpoint.training.examples;
   info.parameters = parameters;
   info.file_bytes = checkpoint.file_bytes;
   if (!checkpoint.subwords.empty()) {

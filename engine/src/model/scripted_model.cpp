@@ -94,14 +94,19 @@ void ScriptedModel::read_attributes() {
   auto wrong_type = [&](const char* name, const IValue& value, const char* expected) {
     fail(error_message("attribute '", name, "' is a ", type_of(value), "; expected ", expected));
   };
-  auto strings = [&](const char* name) {
-    const IValue value = *value_of(name, true);
-    if (!value.isList()) wrong_type(name, value, "List[str]");
-    std::vector<std::string> tokens;
-    for (const IValue& token : value.toListRef()) {
-      if (!token.isString()) wrong_type(name, value, "List[str]");
-      tokens.push_back(token.toStringRef());
+  auto strings = [&](const char* name, bool required) {
+    std::vector<std::string> items;
+    const auto value = value_of(name, required);
+    if (!value) return items;
+    if (!value->isList()) wrong_type(name, *value, "List[str]");
+    for (const IValue& item : value->toListRef()) {
+      if (!item.isString()) wrong_type(name, *value, "List[str]");
+      items.push_back(item.toStringRef());
     }
+    return items;
+  };
+  auto vocabulary = [&](const char* name) {
+    std::vector<std::string> tokens = strings(name, true);
     if (tokens.empty()) fail(error_message("attribute '", name, "' is an empty vocabulary"));
     return tokens;
   };
@@ -124,8 +129,8 @@ void ScriptedModel::read_attributes() {
                        kProtocolVersion, " (a newer attnscope wrote it)"));
   if (protocol < 1) fail(error_message("attribute 'attnscope_protocol' is ", protocol));
   ScriptedModelAttributes& a = attributes_;
-  a.source_vocabulary = strings("src_vocab");
-  a.target_vocabulary = strings("tgt_vocab");
+  a.source_vocabulary = vocabulary("src_vocab");
+  a.target_vocabulary = vocabulary("tgt_vocab");
   a.bos = integer("bos_id", true, 0);
   a.eos = integer("eos_id", true, 0);
   a.unk = integer("unk_id", true, 0);
@@ -139,6 +144,7 @@ void ScriptedModel::read_attributes() {
   a.source_language = text("src_lang", false);
   a.target_language = text("tgt_lang", false);
   a.subword_marker = text("subword_marker", false);
+  a.examples = strings("examples", false);
   if (!a.subword_marker.empty() && a.subword_marker != "\u2581" && a.subword_marker != "@@")
     fail("attribute 'subword_marker' is '" + a.subword_marker + "'; expected '\u2581' or '@@'");
 
@@ -255,6 +261,7 @@ ModelInfo model_info(const ScriptedModel& model, const std::string& path) {
   info.attention_heads = model.heads();
   info.subword_marker = a.subword_marker;
   info.tokenizer = a.tokenizer;
+  info.examples = a.examples;
   info.config.score.clear();
   info.config.source_language = a.source_language;
   info.config.target_language = a.target_language;

@@ -18,7 +18,8 @@ struct ScriptedModelAttributes {
   bool append_eos = false;            // the source gets eos appended
   std::string tokenizer;              // "attnscope" or "whitespace"
   std::string name, source_language, target_language;
-  std::string subword_marker;  // "", "▁" or "@@"
+  std::string subword_marker;         // "", "▁" or "@@"
+  std::vector<std::string> examples;  // sentences the module's maker offers (may be none)
 };
 
 struct ScriptedStep {

@@ -258,6 +258,7 @@ class Trainer {
             : error_message(std::filesystem::path(options_.source_path).filename().string(), " + ",
                             std::filesystem::path(options_.target_path).filename().string(), " (",
                             train_pairs_.size(), " pairs)");
+    if (task()) record_.examples = task_inputs_to_try();
     if (options_.snapshot_every > 0 && reporting()) prepare_probe(valid_text, state_path);
     record_.command = options_.command;
     record_.seed = options_.seed;
@@ -352,6 +353,14 @@ class Trainer {
   bool subwords() const { return options_.subwords > 0; }
   bool task() const { return !options_.task.empty(); }
   const TaskSpec& task_spec() const { return training_task(options_.task); }
+  // What the app offers a task model's user to type: the probe the snapshots show, then a few
+  // inputs the model was not trained on (a seed of their own).
+  std::vector<std::string> task_inputs_to_try() const {
+    std::vector<std::string> inputs = {task_spec().probe};
+    for (const TaskExample& e : generate_task_examples(options_.task, 4, options_.seed ^ 0x5eedu))
+      inputs.push_back(e.source);
+    return inputs;
+  }
   size_t task_examples() const {
     return static_cast<size_t>(options_.task_examples > 0 ? options_.task_examples
                                                           : task_spec().train_examples);
