@@ -119,9 +119,11 @@ case "$mode" in
     configure build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
               -DATTNSCOPE_SANITIZE=ON -DATTNSCOPE_BUILD_BENCH=OFF
     cmake --build build-asan
-    # ASan's defaults hold for Debian's uninstrumented libtorch and Qt: no suppressions needed.
+    # ASan's defaults hold for Debian's uninstrumented libtorch and Qt; the one suppression is
+    # libdbus's buffer in the tests under a virtual X display (tests/lsan.supp says why).
     # Not strict_string_checks: libxkbcommon-x11 strndup()s unterminated names (gui_screenshot).
     export ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1"
+    export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     export ATTNSCOPE_TEST_TIME_SCALE=5  # the CLI tests' timeouts, the Train tab's latency bound
     # Not the TorchScript examples' check: it compares Python's decoding with the CLI's, which

@@ -4,10 +4,10 @@
 // in the Corpus tab.
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QFileInfo>
 #include <cstdio>
 #include <cstring>
 
+#include "core/start_arguments.h"
 #include "window/main_window.h"
 
 int main(int argc, char** argv) {
@@ -96,16 +96,13 @@ int main(int argc, char** argv) {
   if (parser.isSet(lineOption)) fileOptions.line = parser.value(lineOption).toULongLong();
   fileOptions.one_based = parser.isSet(oneBasedOption);
 
-  attnscope::ui::MainWindow window;
-  window.resize(1280, 800);
+  attnscope::ui::MainWindow window;  // at last run's size, or one that fits the screen
   window.show();
   if (parser.isSet(modelOption)) window.openModelFile(parser.value(modelOption));
   QStringList words;
-  for (const QString& argument : parser.positionalArguments()) {
-    const bool modelFile = argument.endsWith(QStringLiteral(".attnmodel")) ||
-                           argument.endsWith(QStringLiteral(".pt")) ||
-                           argument.endsWith(QStringLiteral(".pth"));
-    if (modelFile && QFileInfo(argument).isFile())
+  const QStringList arguments = parser.positionalArguments();
+  for (const QString& argument : arguments) {
+    if (attnscope::ui::namesModelFile(argument, arguments.size()))
       window.openModelFile(argument);
     else
       words << argument;

@@ -276,11 +276,15 @@ void LayoutTest::compareAllKeepsEveryPlotReadable() {
 // view, as on a page, instead of zooming that heatmap; Ctrl+wheel zooms it.
 void LayoutTest::theWheelScrollsATallGridAndCtrlWheelZooms() {
   QVERIFY(showCompareWithDifference(QSize(900, 600)));
-  HeatmapPlot* plot = window_->compareView()->plots().front();
-  auto* scroll = window_->compareView()->findChild<QScrollArea*>();
+  CompareView* view = window_->compareView();
+  HeatmapPlot* plot = view->plots().front();
+  auto* scroll = view->findChild<QScrollArea*>();
   QVERIFY(scroll != nullptr);
   QScrollBar* bar = scroll->verticalScrollBar();
   QTRY_VERIFY(bar->isVisible() && bar->maximum() > 0);
+  // Ticking Difference scrolled it into view, to the grid's end: back to the first plot.
+  QTRY_VERIFY(bar->value() > 0);
+  bar->setValue(0);
   layOut(plot);
   const QCPRange columns = plot->xAxis->range();
   const QPointF centre = plot->axisRect()->center();
@@ -292,6 +296,12 @@ void LayoutTest::theWheelScrollsATallGridAndCtrlWheelZooms() {
   wheel(Qt::NoModifier);
   QVERIFY2(bar->value() > 0, qPrintable(QString::number(bar->value())));
   QCOMPARE(plot->xAxis->range(), columns);
+  // The difference plot, shown by ticking its box, is in view after the box scrolled there.
+  view->differenceBox()->setChecked(false);
+  view->differenceBox()->setChecked(true);
+  QTRY_VERIFY(scroll->viewport()->rect().contains(
+      QRect(view->differencePlot()->mapTo(scroll->viewport(), QPoint(0, 0)),
+            view->differencePlot()->size())));
   wheel(Qt::ControlModifier);
   QVERIFY(plot->xAxis->range().size() != columns.size());
 }

@@ -236,10 +236,15 @@ void TrainCorpusUsabilityTest::characterModelOpensInItsPiecesDrawnAsInTheTrainTa
   const AttentionMatrix trained = view_->snapshotView()->heatmap()->matrix();
   const QString probe = QString::fromStdString(attnscope::training_task("dates").probe);
 
+  window_->sourceEdit()->setText("Two men are riding bikes.");  // for the English models
   QSignalSpy opened(window_.get(), &MainWindow::modelOpened);
   QTest::mouseClick(view_->openButton(), Qt::LeftButton);
   QVERIFY(opened.wait(30000));
   const QString key = opened.first().first().toString();
+  // A task model reads no English: the sentence goes, the hint shows what it reads instead.
+  QVERIFY(window_->sourceEdit()->text().isEmpty());
+  QCOMPARE(window_->sourceEdit()->placeholderText(),
+           QString("Type an input like “%1” and press Enter").arg(probe));
   QVERIFY(translate(probe));
   AttentionViewControls* controls = window_->viewControls();
   QVERIFY(controls->wordsBox()->isVisibleTo(window_.get()));

@@ -24,6 +24,7 @@
 #include "core/copied_words.h"
 #include "core/file_filters.h"
 #include "core/model_info_text.h"
+#include "core/start_arguments.h"
 #include "core/token_text.h"
 #include "engine/scripted_modules.h"
 #include "plots/heatmap_plot.h"
@@ -133,11 +134,15 @@ class WindowUsabilityTest : public test::WindowTest {
 
   // Finding 2: the menu's shortcuts work while a text box has the focus.
   void noWindowShortcutIsATextEditingKey();
+  void helpKeysListsEveryShortcut();
   void shortcutsWorkFromEveryTextBox();
   // Finding 8.
   void saveDialogsAddTheChosenTypesExtension();
   void fileDialogsStartInTheRememberedFolder();
   void aSavedModelIsWhereOpenModelLooks();
+  void dialogsLaunchedFromTheRootStartAtHome();
+  // Seen in the new-user check: `attnscope missing.attnmodel` translated the path as words.
+  void aModelArgumentIsOpenedEvenWhenMissing();
   // Finding 13.
   void aCopyNoteSaysWhatWasCopiedFromWhere();
   // Finding 14.
@@ -155,6 +160,15 @@ class WindowUsabilityTest : public test::WindowTest {
  private:
   QTemporaryDir folder_;  // where the dialogs' files go
 };
+
+void WindowUsabilityTest::helpKeysListsEveryShortcut() {
+  const QString help = DecodingToolBar::keysHelp();
+  for (QAction* action : shortcutActions(*window_)) {
+    if (action->shortcut() == QKeySequence(QKeySequence::Quit)) continue;  // every app's
+    QVERIFY2(help.contains("<b>" + action->shortcut().toString() + "</b>"),
+             qPrintable(action->text() + " " + action->shortcut().toString()));
+  }
+}
 
 void WindowUsabilityTest::noWindowShortcutIsATextEditingKey() {
   const QList<QKeySequence> editing = textEditingKeys();
@@ -245,6 +259,25 @@ void WindowUsabilityTest::fileDialogsStartInTheRememberedFolder() {
   }
 }
 
+void WindowUsabilityTest::dialogsLaunchedFromTheRootStartAtHome() {
+  // A desktop launcher may start the app in "/": nobody keeps their files there.
+  const QString working = QDir::currentPath();
+  QVERIFY(QDir::setCurrent(QDir::rootPath()));
+  FileDialogAnswer answer("");
+  askOpenPath(window_.get(), AppSettings::Folder::AttentionFile, "Open", "All files (*)");
+  QVERIFY(QDir::setCurrent(working));
+  QCOMPARE(answer.startFolder, QDir::homePath());
+}
+
+void WindowUsabilityTest::aModelArgumentIsOpenedEvenWhenMissing() {
+  QVERIFY(namesModelFile("/tmp/nowhere/missing.attnmodel", 1));  // opened: "does not exist"
+  QVERIFY(namesModelFile("missing.pt", 1));
+  QVERIFY(namesModelFile("models/missing.pth", 3));
+  QVERIFY(namesModelFile(modelPath("additive"), 4));  // a file that exists
+  QVERIFY(!namesModelFile("script.pt", 4));           // a word of "I wrote script.pt today"
+  QVERIFY(!namesModelFile("A dog runs.", 1));
+}
+
 void WindowUsabilityTest::aSavedModelIsWhereOpenModelLooks() {
   QDir(folder_.path()).mkpath("models");
   const QString models = folder_.filePath("models");
@@ -289,6 +322,12 @@ void WindowUsabilityTest::parametersReadTheSameInTheStatusBarAndModelInfo() {
   QVERIFY2(modelStatusText("additive", m).contains("4,825,856 parameters"),
            qPrintable(modelStatusText("additive", m)));
   QVERIFY2(modelInfoText(m).contains("Parameters: 4,825,856\n"), qPrintable(modelInfoText(m)));
+  // Figures never measured are left out, not shown as -1; a task model's is its exact matches.
+  m.training.validation_bleu = -1;
+  m.training.validation_accuracy = 0.995;
+  const QString task = modelInfoText(m);
+  QVERIFY2(!task.contains("-1") && !task.contains("Test BLEU"), qPrintable(task));
+  QVERIFY2(task.endsWith("\nValidation exact match: 99.5 %"), qPrintable(task));
 }
 
 void WindowUsabilityTest::errorDialogsStartWithACapital() {

@@ -8,9 +8,6 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("ModelInfoText", text); }
 
-// Only a built-in task's model records a share of exact outputs (model_info.h).
-bool isTaskModel(const ModelInfo& m) { return m.training.validation_accuracy >= 0; }
-
 // "English" for "en"; a name the file gives ("Klingon") as it is; empty when none is given.
 QString languageName(const std::string& code) {
   const QString given = QString::fromStdString(code).trimmed();
@@ -42,6 +39,9 @@ QString torchScriptInfoText(const ModelInfo& m) {
 
 }  // namespace
 
+// Only a built-in task's model records a share of exact outputs (model_info.h).
+bool readsTaskInput(const ModelInfo& m) { return m.training.validation_accuracy >= 0; }
+
 QString parameterCountText(int64_t parameters) {
   QLocale locale;
   locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
@@ -68,26 +68,41 @@ QString modelStatusText(const QString& key, const ModelInfo& m) {
 
 QString modelInfoText(const ModelInfo& m) {
   if (m.format == "torchscript") return torchScriptInfoText(m);
-  return tr("Score function: %1\nLanguages: %2 → %3\nEmbedding %4, hidden %5, vocabularies %6 / "
-            "%7\nParameters: %8\nFile: %9 (%10 MB)\nTrained on: %11, %12 epochs (best: %13), %14 "
-            "min\nValidation BLEU: %15\nTest BLEU (%16): greedy %17, beam 5 %18")
-      // One multi-argument arg(): the languages, path and corpora are the file's text, and a
-      // chained arg() would replace a "%9" inside them.
-      .arg(QString::fromStdString(m.config.score), QString::fromStdString(m.config.source_language),
-           QString::fromStdString(m.config.target_language), QString::number(m.config.embedding),
-           QString::number(m.config.hidden), QString::number(m.config.source_vocab),
-           QString::number(m.config.target_vocab) +
-               (m.subwords.empty()           ? QString()
-                : m.subwords == "characters" ? tr(" characters (a character model)")
-                                             : tr(" SentencePiece pieces (a subword model)")),
-           parameterCountText(m.parameters), QString::fromStdString(m.path),
-           QString::number(m.file_bytes / 1e6, 'f', 1), QString::fromStdString(m.training.corpus),
-           QString::number(m.training.epochs), QString::number(m.training.best_epoch),
-           QString::number(m.training.seconds / 60.0, 'f', 0),
-           QString::number(m.training.validation_bleu, 'f', 2),
-           QString::fromStdString(m.training.test_corpus),
-           QString::number(m.training.test_bleu, 'f', 2),
-           QString::number(m.training.test_bleu_beam5, 'f', 2));
+  QString text =
+      tr("Score function: %1\nLanguages: %2 → %3\nEmbedding %4, hidden %5, vocabularies %6 / "
+         "%7\nParameters: %8\nFile: %9 (%10 MB)\nTrained on: %11, %12 epochs (best: %13), %14 "
+         "min")
+          // One multi-argument arg(): the languages, path and corpora are the file's text, and a
+          // chained arg() would replace a "%9" inside them.
+          .arg(QString::fromStdString(m.config.score),
+               QString::fromStdString(m.config.source_language),
+               QString::fromStdString(m.config.target_language),
+               QString::number(m.config.embedding), QString::number(m.config.hidden),
+               QString::number(m.config.source_vocab),
+               QString::number(m.config.target_vocab) +
+                   (m.subwords.empty()           ? QString()
+                    : m.subwords == "characters" ? tr(" characters (a character model)")
+                                                 : tr(" SentencePiece pieces (a subword model)")),
+               parameterCountText(m.parameters), QString::fromStdString(m.path),
+               QString::number(m.file_bytes / 1e6, 'f', 1),
+               QString::fromStdString(m.training.corpus), QString::number(m.training.epochs),
+               QString::number(m.training.best_epoch),
+               QString::number(m.training.seconds / 60.0, 'f', 0));
+  // A task model is measured by its exact outputs; a figure never measured is left out, not
+  // shown as -1.
+  if (readsTaskInput(m))
+    text +=
+        tr("\nValidation exact match: %1 %").arg(100.0 * m.training.validation_accuracy, 0, 'f', 1);
+  else if (m.training.validation_bleu >= 0)
+    text += tr("\nValidation BLEU: %1").arg(m.training.validation_bleu, 0, 'f', 2);
+  if (m.training.test_bleu >= 0)
+    text += tr("\nTest BLEU (%1): greedy %2, beam 5 %3")
+                .arg(QString::fromStdString(m.training.test_corpus),
+                     QString::number(m.training.test_bleu, 'f', 2),
+                     m.training.test_bleu_beam5 >= 0
+                         ? QString::number(m.training.test_bleu_beam5, 'f', 2)
+                         : tr("not measured"));
+  return text;
 }
 
 QString modelToolTip(const ModelInfo& m) {
@@ -98,7 +113,7 @@ QString modelToolTip(const ModelInfo& m) {
     parts << tr("no attention (the baseline)");
   else
     parts << tr("%1 attention").arg(QString::fromStdString(m.config.score));
-  if (isTaskModel(m)) {
+  if (readsTaskInput(m)) {
     parts << QString::fromStdString(m.training.corpus);
   } else {
     const QString from = languageName(m.config.source_language);
@@ -112,10 +127,10 @@ QString modelToolTip(const ModelInfo& m) {
 }
 
 QString inputPlaceholder(const ModelInfo& m) {
-  const QString language = isTaskModel(m) ? QString() : languageName(m.config.source_language);
+  const QString language = readsTaskInput(m) ? QString() : languageName(m.config.source_language);
   const QString example =
       m.examples.empty() ? QString() : QString::fromStdString(m.examples.front()).simplified();
-  if (isTaskModel(m) && !example.isEmpty())
+  if (readsTaskInput(m) && !example.isEmpty())
     return tr("Type an input like “%1” and press Enter").arg(example);
   if (!language.isEmpty()) return tr("Type a sentence in %1 and press Enter").arg(language);
   if (!example.isEmpty()) return tr("Type an input like “%1” and press Enter").arg(example);
@@ -131,9 +146,9 @@ QStringList modelExamples(const ModelInfo& m, const QStringList& english) {
     if (!example.isEmpty()) own << example;
   }
   if (!own.isEmpty()) return own;
-  const bool readsEnglish = !isTaskModel(m) && (m.config.source_language.empty() ||
-                                                languageName(m.config.source_language) ==
-                                                    QLocale::languageToString(QLocale::English));
+  const bool readsEnglish = !readsTaskInput(m) && (m.config.source_language.empty() ||
+                                                   languageName(m.config.source_language) ==
+                                                       QLocale::languageToString(QLocale::English));
   return readsEnglish ? english : QStringList();
 }
 

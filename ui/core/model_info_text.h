@@ -12,6 +12,9 @@ namespace attnscope::ui {
 /// groups; "4.825.856" in German), never rounded, so the status bar and Model info agree.
 QString parameterCountText(int64_t parameters);
 
+/// A model of a built-in task (reverse, sort, …): it reads the task's symbols, not a language.
+bool readsTaskInput(const ModelInfo& info);
+
 /// The status bar's line for model `key`: "additive · 12,345,678 parameters, test BLEU 35.8".
 QString modelStatusText(const QString& key, const ModelInfo& info);
 

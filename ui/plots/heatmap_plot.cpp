@@ -267,7 +267,8 @@ void HeatmapPlot::resetView() {
 }
 
 void HeatmapPlot::setForcedRows(const QVector<int>& rows) {
-  if (rows == forcedRows_) return;
+  // std::equal, not QList's ==: that passes an empty list's null data to memcmp (UBSan).
+  if (std::equal(rows.begin(), rows.end(), forcedRows_.begin(), forcedRows_.end())) return;
   forcedRows_ = rows;
   rebuildTicks();
   replot(QCustomPlot::rpQueuedReplot);

@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "plots/colormaps.h"
@@ -88,6 +89,14 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   for (QComboBox* box : {differenceA_, differenceB_})
     connect(box, &QComboBox::currentIndexChanged, this, &CompareView::updateDifference);
   connect(showDifference_, &QCheckBox::toggled, this, &CompareView::updateDifference);
+  // Ticked in a grid taller than the tab, the difference (its last plot) would appear below the
+  // fold, as if the box did nothing: it is scrolled into view once laid out.
+  connect(showDifference_, &QCheckBox::toggled, this, [this, scroll](bool on) {
+    if (on)
+      QTimer::singleShot(0, scroll, [this, scroll] {
+        if (!difference_->isHidden()) scroll->ensureWidgetVisible(difference_, 0, 0);
+      });
+  });
   // The difference follows the grid's hover, and leads it.
   connect(difference_, &HeatmapPlot::cellHovered, grid_, &HeatmapGrid::highlightCell);
   connect(grid_, &HeatmapGrid::cellHighlighted, difference_, &HeatmapPlot::setHighlightedCell);

@@ -62,6 +62,7 @@ TrainView::TrainView(QWidget* parent) : QWidget(parent) {
   status_ = new QLabel(tr("Choose what to train and press Start"), this);
   // A long status must not widen the window: it is cut, not the layout stretched.
   status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  status_->setWordWrap(true);  // the summary at the end is read whole
   snapshots_ = new SnapshotView(this);
   curves_ = new TrainingCurves(this);
 
@@ -185,6 +186,7 @@ void TrainView::start() {
   epochs_ = options.epochs;
   patience_ = options.patience;
   saved_ = false;
+  secondsPerBatch_ = 0.0;
   totalBatch_ = 0;
   snapshots_->clear();
   curves_->reset(options.epochs, task_);
@@ -237,9 +239,11 @@ void TrainView::showProgress(const TrainProgress& p) {
   progress_->setRange(0, std::max(1, p.epochs) * batches);
   progress_->setValue((p.epoch - 1) * batches + std::min(p.batch, batches));
   // The trainer's ETA is for this epoch; the later epochs take about as long (validation aside),
-  // and patience may end the run sooner.
-  const double perBatch = p.batch < batches ? p.eta_seconds / (batches - p.batch) : 0.0;
-  const double run = p.eta_seconds + (p.epochs - p.epoch) * batches * perBatch;
+  // and patience may end the run sooner. At an epoch's last batch its ETA says nothing of a
+  // batch's time: the last estimate stands.
+  if (p.batch < batches && p.eta_seconds > 0)
+    secondsPerBatch_ = p.eta_seconds / (batches - p.batch);
+  const double run = p.eta_seconds + (p.epochs - p.epoch) * batches * secondsPerBatch_;
   if (state_ == State::Running)
     status_->setText(tr("Epoch %1 of %2 · batch %3 of %4 · %5 sentences/s · %6 left (run ≤ %7)")
                          .arg(p.epoch)
@@ -263,7 +267,7 @@ void TrainView::showEpoch(const EpochSummary& s) {
   QString notes;
   if (s.partial) notes += tr(", stopped early");
   if (s.best) {
-    notes += tr(", best so far: saved");
+    notes += tr(", best so far: kept as the model");
     snapshots_->setKeptEpoch(s.epoch);
   }
   log(tr("Epoch %1: training loss %2, validation loss %3, %4 (%5)%6")

@@ -116,7 +116,8 @@ class TrainView : public QWidget, public ExportTarget {
   bool task_ = true;  // the run trains a built-in task (exact matches), not a corpus (BLEU)
   int epochs_ = 0;    // asked for; patience may end the run sooner
   int patience_ = 0;
-  bool saved_ = false;  // the last run's model was saved somewhere
+  bool saved_ = false;            // the last run's model was saved somewhere
+  double secondsPerBatch_ = 0.0;  // the trainer's latest estimate, for the run's time left
   qint64 totalBatch_ = 0;
   QTimer curvesTimer_;  // coalesces curve redraws
 

@@ -118,10 +118,11 @@ void TranslationView::showSnapshot() {
   output_->setText(text);
   showSelectedStep();
   const auto steps = snapshot.steps.size();
-  Q_EMIT statusMessage((steps == 1 ? tr("%1: 1 step%2") : tr("%1: %3 steps%2"))
-                           .arg(snapshot.modelKey, snapshot.finished ? tr(", finished") : QString(),
-                                QString::number(steps)),
-                       4000);
+  const QString count = steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps);
+  Q_EMIT statusMessage(
+      tr("%1: %2%3")
+          .arg(snapshot.modelKey, count, snapshot.finished ? tr(", finished") : QString()),
+      4000);
   Q_EMIT updated();
 }
 

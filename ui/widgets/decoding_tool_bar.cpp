@@ -187,8 +187,17 @@ QString DecodingToolBar::keysHelp() {
       "<tr><td><b>Tab</b></td><td>next control: the candidates (↑ ↓ choose one), the "
       "buttons Reset, Back, Play, Step (Space presses the focused one)</td></tr>"
       "<tr><td><b>Alt+M</b>, <b>Alt+C</b></td><td>the Model and Colours boxes</td></tr>"
-      "<tr><td><b>Ctrl+0</b></td><td>show the whole heatmap again after zooming</td></tr>"
-      "</table><p>Typing on the heatmap starts the next sentence.</p>");
+      "<tr><td><b>Ctrl+0</b></td><td>show the whole heatmap again after zooming (mouse wheel: "
+      "zoom; in a grid that scrolls, Ctrl+wheel)</td></tr>"
+      "</table><p>Typing on the heatmap starts the next sentence.</p>"
+      "<p>Anywhere in the window, the input line too:</p><table cellspacing='4'>"
+      "<tr><td><b>↑ ↓</b></td><td>in the input line: earlier sentences</td></tr>"
+      "<tr><td><b>Ctrl+O</b></td><td>open a model</td></tr>"
+      "<tr><td><b>Ctrl+Shift+O</b></td><td>open an attention file (another tool's)</td></tr>"
+      "<tr><td><b>Ctrl+Shift+E</b></td><td>export what the tab shows</td></tr>"
+      "<tr><td><b>Ctrl+Shift+K</b></td><td>Compare all, and back</td></tr>"
+      "<tr><td><b>Ctrl+I</b></td><td>model info</td></tr>"
+      "<tr><td><b>F1</b></td><td>these keys</td></tr></table>");
 }
 
 }  // namespace attnscope::ui

@@ -11,7 +11,10 @@ namespace {
 
 QString startFolder(const AppSettings& settings, AppSettings::Folder folder) {
   const QString remembered = settings.folder(folder);
-  return !remembered.isEmpty() && QFileInfo(remembered).isDir() ? remembered : QDir::currentPath();
+  if (!remembered.isEmpty() && QFileInfo(remembered).isDir()) return remembered;
+  // The working folder, where a command-line user's files are; a desktop launcher may start
+  // the app in "/", where nobody keeps them.
+  return QDir::currentPath() == QDir::rootPath() ? QDir::homePath() : QDir::currentPath();
 }
 
 }  // namespace

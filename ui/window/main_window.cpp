@@ -110,6 +110,7 @@ void MainWindow::createWidgets() {
   inputRow->addWidget(source_, 1);
   inputRow->addWidget(translateButton);
   connect(translateButton, &QPushButton::clicked, this, &MainWindow::translate);
+  setTabOrder(source_, translateButton);  // the line, then its button
   auto* central = new QWidget(this);
   auto* layout = new QVBoxLayout(central);
   layout->addLayout(inputRow);
@@ -170,10 +171,8 @@ void MainWindow::wire() {
   connect(
       modelList_, &ModelList::listed, this,
       [this](const QStringList& keys, const QList<QPair<QString, QString>>& files) {
-        {
-          const QSignalBlocker block(models_);
-          models_->insertItems(0, keys);  // before any model file opened meanwhile
-        }
+        const QSignalBlocker block(models_);
+        models_->insertItems(0, keys);  // before any model file opened meanwhile
         compare_->setModels(keys);
         corpus_->setModels(files);
         if (keys.isEmpty())
@@ -187,6 +186,10 @@ void MainWindow::wire() {
     corpus_->addModel(key, path, !train_->isOwnModel(path));  // a toy model: not ticked
     models_->addItem(key);
     toolBar_->setModelToolTip(key, modelToolTip(*modelList_->info(key)));
+    if (readsTaskInput(*modelList_->info(key))) {  // the English sentence is not for it
+      source_->clear();
+      translate();  // an empty view, and the input line's hint says what it reads
+    }
     models_->setCurrentText(key);
     Q_EMIT modelOpened(key);
   });
@@ -377,8 +380,7 @@ void MainWindow::showModelStatus() {
 }
 
 void MainWindow::showModelInfoBox() {
-  const ModelInfo* info = modelList_->info(currentKey());
-  if (info != nullptr)
+  if (const ModelInfo* info = modelList_->info(currentKey()))
     QMessageBox::information(this, tr("Model %1").arg(currentKey()), modelInfoText(*info));
 }
 

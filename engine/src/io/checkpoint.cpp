@@ -393,7 +393,7 @@ Preamble check_preamble(const std::string& path, std::string_view preamble, uint
   if (file_bytes == 0) fail(path, "is empty");
   const size_t magic_seen = std::min(preamble.size(), kMagicBytes);
   if (std::memcmp(preamble.data(), kMagic, magic_seen) != 0)
-    fail(path, "is not an attnscope model file");
+    fail(path, "is not an attnscope model file, nor a TorchScript module (a zip archive)");
   if (preamble.size() < kPreambleBytes)
     fail(path, error_message("is truncated: ", file_bytes, " bytes, not even a header"));
   const auto version = read_le<uint32_t>(preamble.data() + kMagicBytes);

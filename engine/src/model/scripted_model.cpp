@@ -35,6 +35,10 @@ std::string short_message(const std::string& what) {
     if (colon != std::string::npos && line.find(' ') > colon) error = line;
   }
   std::string message = error.empty() ? first : error;
+  // PyTorch's plea under its own checks is addressed to its developers, not to this user.
+  const size_t plea = message.find("(Could this error message be improved?");
+  if (plea != std::string::npos)
+    message.erase(message.find_last_not_of(' ', plea == 0 ? 0 : plea - 1) + 1);
   if (message.size() > 300) message = message.substr(0, 300) + "…";
   return message;
 }
