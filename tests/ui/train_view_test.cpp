@@ -447,7 +447,8 @@ void TrainViewTest::workerNamesTheBadSetting() {
       attnscope::task_options("reverse", dir_.filePath("bad.attnmodel").toStdString());
   options.epochs = 0;
   worker->start(options);
-  QVERIFY(failed.wait(30000));
+  // The worker thread may fail before wait() starts, and wait() only counts later signals.
+  QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 30000);
   QCOMPARE(failed.first().at(1).toString(), QString("epochs"));
   const QString message = failed.first().at(0).toString();
   QVERIFY2(!message.isEmpty() && !message.contains('\n'), qPrintable(message));
