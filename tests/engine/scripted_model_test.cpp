@@ -1,4 +1,6 @@
 // TorchScript models following docs/model-protocol.md, decoded by the engine's own searches.
+#include "model/scripted_model.h"
+
 #include <attnscope/model_catalog.h>
 #include <attnscope/translator.h>
 #include <attnscope/word_view.h>
@@ -252,25 +254,18 @@ TEST(ScriptedModel, BrokenModulesGiveOneLineNamingTheFileAndTheProblem) {
   const std::string truncated = folder + "/truncated.pt";
   std::ofstream(truncated, std::ios::binary) << whole.substr(0, whole.size() / 2);
   expect_load_error(truncated, "is not a TorchScript module torch can load");
-  // A zip archive holding only archive/a.txt ("a"; Python's zipfile wrote it): PyTorch's own
-  // check fails, and its plea to its developers is cut from the message.
-  const char kZip[] =
-      "\x50\x4b\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x21\x00\x43\xbe\xb7\xe8\x01\x00"
-      "\x00\x00\x01\x00\x00\x00\x0d\x00\x00\x00\x61\x72\x63\x68\x69\x76\x65\x2f\x61\x2e"
-      "\x74\x78\x74\x61\x50\x4b\x01\x02\x14\x03\x14\x00\x00\x00\x00\x00\x00\x00\x21\x00"
-      "\x43\xbe\xb7\xe8\x01\x00\x00\x00\x01\x00\x00\x00\x0d\x00\x00\x00\x00\x00\x00\x00"
-      "\x00\x00\x00\x00\x80\x01\x00\x00\x00\x00\x61\x72\x63\x68\x69\x76\x65\x2f\x61\x2e"
-      "\x74\x78\x74\x50\x4b\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00\x3b\x00\x00\x00\x2c"
-      "\x00\x00\x00\x00\x00";
-  const std::string zip = folder + "/other-zip.pt";
-  std::ofstream(zip, std::ios::binary) << std::string(kZip, sizeof kZip - 1);
-  expect_load_error(zip, "is not a TorchScript module torch can load");
-  try {
-    const Translator translator(zip);
-  } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()).find("Could this error message be improved"), std::string::npos)
-        << e.what();
-  }
+}
+
+// PyTorch's own checks end their messages with a plea to its developers; the user is spared it.
+// (Loading a zip that makes PyTorch say so leaks inside libtorch, which the sanitized run
+// reports, so the message is given here as PyTorch wrote it.)
+TEST(ScriptedModel, PyTorchsPleaIsCutFromItsMessages) {
+  EXPECT_EQ(short_message("Expected hasRecord(\"version\") to be true, but got false.  (Could "
+                          "this error message be improved?  If so, please report an "
+                          "enhancement request to PyTorch.)"),
+            "Expected hasRecord(\"version\") to be true, but got false.");
+  EXPECT_EQ(short_message("Traceback, line 1\nRuntimeError: shape mismatch\n"),
+            "RuntimeError: shape mismatch");
 }
 
 TEST(ScriptedModel, AModuleThatBreaksMidSentenceFailsThatSentenceOnly) {

@@ -23,6 +23,10 @@ std::string shape_text(const torch::Tensor& t) {
   return out.str();
 }
 
+std::string type_of(const IValue& value) { return value.type()->repr_str(); }
+
+}  // namespace
+
 // TorchScript errors carry the interpreter's traceback; the user needs its last "…Error: …"
 // line (or the first line when there is none), kept short.
 std::string short_message(const std::string& what) {
@@ -42,10 +46,6 @@ std::string short_message(const std::string& what) {
   if (message.size() > 300) message = message.substr(0, 300) + "…";
   return message;
 }
-
-std::string type_of(const IValue& value) { return value.type()->repr_str(); }
-
-}  // namespace
 
 bool ScriptedModel::is_scripted_file(const std::string& path) {
   // Opening a FIFO or a device to look would block or consume it; those are left to the

@@ -28,6 +28,10 @@ struct ScriptedStep {
   std::vector<torch::Tensor> state;
 };
 
+/// A TorchScript or PyTorch error as one short line: the interpreter's last "…Error: …" line (or
+/// the first line), without PyTorch's plea to its own developers, at most 300 characters.
+std::string short_message(const std::string& what);
+
 class ScriptedModel {
  public:
   static constexpr int kProtocolVersion = 1;
