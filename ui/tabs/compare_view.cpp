@@ -113,17 +113,21 @@ void CompareView::setModels(const QStringList& keys) {
   if (keys.size() > 1) differenceB_->setCurrentIndex(1);
   const auto count = static_cast<int>(keys.size());
   grid_->setPlotCount(count, gridColumns(count));
-  QList<AttentionMatrix> titled;  // empty until the first result, but already named
-  for (const QString& key : keys) {
+  showEmpty(tr("Type a sentence and press Enter"));  // as a new heatmap says
+}
+
+void CompareView::showEmpty(const QString& emptyText) {
+  QList<AttentionMatrix> titled;  // empty until the next result, but already named
+  for (const QString& key : models_) {
     AttentionMatrix m;
     m.title = key;
     titled << m;
   }
-  grid_->setMatrices(titled);
   for (HeatmapPlot* plot : grid_->plots()) {
+    plot->setEmptyText(emptyText);
     plot->setToolTip(QString());
-    plot->setEmptyText(tr("Type a sentence and press Enter"));  // as a new heatmap says
   }
+  grid_->setMatrices(titled);
 }
 
 void CompareView::updateControls() {
@@ -251,17 +255,7 @@ void CompareView::clearForNewSentence() {
   generation_ = worker_->nextGeneration(EngineWorker::Channel::Compare);  // older answers: obsolete
   result_ = CompareResult();
   resultStatus_.clear();
-  QList<AttentionMatrix> titled;
-  for (const QString& key : models_) {
-    AttentionMatrix m;
-    m.title = key;
-    titled << m;
-  }
-  for (HeatmapPlot* plot : plots()) {
-    plot->setEmptyText(tr("Type a reference\nfor this sentence"));
-    plot->setToolTip(QString());
-  }
-  grid_->setMatrices(titled);
+  showEmpty(tr("Type a reference\nfor this sentence"));
   updateDifference();
   setStatus(tr("New sentence: the reference typed for \"%1\" was cleared. Type the German "
                "reference of this sentence above and press Enter.")

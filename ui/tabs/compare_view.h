@@ -69,6 +69,8 @@ class CompareView : public QWidget, public ExportTarget {
   void updateDifference();
   /// A reference typed for another sentence: cleared, and the grid emptied, with a note why.
   void clearForNewSentence();
+  // Every model's plot, titled and empty, saying `emptyText`.
+  void showEmpty(const QString& emptyText);
 
   QComboBox* mode_ = nullptr;
   QLineEdit* reference_ = nullptr;
