@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that the code's layers depend one way only: a file may include headers of its own layer
 # and of the layers below it, never of a layer above.
-#   engine/src: base io ops model decode eval train bench. Public headers (attnscope/*.h) count as
+#   engine/src: base io ops model decode explain eval train bench. Public headers (attnscope/*.h) count as
 #     the layer that implements them.
 #   ui: core plots render workers widgets tabs window. core/ includes no widget (QWidget and its
 #     kin), no file of ui/ includes a Torch header, and app/cli reaches only the layers below
@@ -12,15 +12,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 engine="$root/engine"
 
 # Lowest first. "base" is plain declarations every layer may use.
-layers=(base io ops model decode eval train bench)
+layers=(base io ops model decode explain eval train bench)
 declare -A public=(
   [errors.h]=base [model_config.h]=base [model_info.h]=base
   [text.h]=io [vocabulary.h]=io [corpus.h]=io [model_folders.h]=io [attention_file.h]=io
   [training_snapshots.h]=io
   [score_functions.h]=model [model_catalog.h]=model
   [translation.h]=decode [translator.h]=decode [thread_settings.h]=decode [word_view.h]=decode
+  [explanation.h]=explain
   [bleu.h]=eval [attention_metrics.h]=eval [word_alignment.h]=eval
-  [corpus_evaluation.h]=eval [sentence_alignment.h]=eval
+  [corpus_evaluation.h]=eval [sentence_alignment.h]=eval [faithfulness.h]=eval
   [trainer.h]=train [training_tasks.h]=train
   [benchmark.h]=bench
 )

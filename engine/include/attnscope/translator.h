@@ -46,6 +46,8 @@ class Translator {
                                          UnknownWords unknown_words = UnknownWords::kCopy) const;
 
   struct Impl;
+  /// The loaded model itself, for the engine's layers above decoding (explain/).
+  const Impl& impl() const { return *impl_; }
 
  private:
   std::unique_ptr<Impl> impl_;

@@ -1,6 +1,7 @@
 #include "decode/native_step_model.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "attnscope/vocabulary.h"
 
@@ -65,8 +66,26 @@ std::shared_ptr<const DecoderRows> NativeStepModel::encode(
 }
 
 StepOutput NativeStepModel::step(const DecoderRows& rows, const torch::Tensor& previous) {
+  return run_step(rows, previous, torch::Tensor());
+}
+
+StepOutput NativeStepModel::step_with_attention(const DecoderRows& rows,
+                                                const torch::Tensor& previous,
+                                                const torch::Tensor& attention) {
+  if (!model_->has_attention()) throw std::logic_error(edit_support());
+  return run_step(rows, previous, attention);
+}
+
+std::string NativeStepModel::edit_support() const {
+  return model_->has_attention() ? ""
+                                 : "the model 'none' has no attention to edit (its context is "
+                                   "the encoder's final states at every step)";
+}
+
+StepOutput NativeStepModel::run_step(const DecoderRows& rows, const torch::Tensor& previous,
+                                     const torch::Tensor& attention) {
   const auto& native = static_cast<const NativeRows&>(rows);
-  DecoderStep out = model_->step(native.context, native.state, previous);
+  DecoderStep out = model_->step(native.context, native.state, previous, attention);
   auto next = std::make_shared<NativeRows>();
   next->sources = native.sources;
   next->context = native.context;

@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace attnscope {
@@ -35,6 +36,12 @@ class StepModel {
       const std::vector<std::vector<int64_t>>& sources) = 0;
   /// previous: [B] int64, the token each row emitted last (bos() first).
   virtual StepOutput step(const DecoderRows& rows, const torch::Tensor& previous) = 0;
+  /// step() reading the attention rows `attention` [B,S] (each summing to 1 over the row's
+  /// source) instead of the model's own: editing attention. Only when can_edit_attention().
+  virtual StepOutput step_with_attention(const DecoderRows& rows, const torch::Tensor& previous,
+                                         const torch::Tensor& attention);
+  /// Why step_with_attention() is not there ("" when it is), e.g. a model without attention.
+  virtual std::string edit_support() const { return "this model cannot have its attention edited"; }
   /// The rows `which` (indices into `rows`, repeats allowed) as a new batch.
   virtual std::shared_ptr<const DecoderRows> select(const DecoderRows& rows,
                                                     const std::vector<int64_t>& which) = 0;

@@ -41,6 +41,8 @@ class TokenMapping {
   const std::string& end_token() const { return target_token(eos_); }
   const std::string& unknown_token() const { return target_token(unk_); }
   const std::string& subword_marker() const { return subword_marker_; }
+  /// True when the model's sources end with the appended end token.
+  bool appends_end() const { return append_eos_; }
 
  private:
   struct Side {

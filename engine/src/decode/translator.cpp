@@ -36,7 +36,9 @@ void load_scripted(Translator::Impl& impl, const std::string& path) {
 }  // namespace
 
 Translator::Translator(const std::string& model_path) : impl_(std::make_unique<Impl>()) {
-  c10::InferenceMode inference;
+  // Not InferenceMode: tensors made under it can never enter autograd, and attribution
+  // (explain/) differentiates through the model's parameters.
+  torch::NoGradGuard no_grad;
   if (ScriptedModel::is_scripted_file(model_path))
     load_scripted(*impl_, model_path);
   else

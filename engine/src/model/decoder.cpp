@@ -84,26 +84,37 @@ torch::Tensor DecoderImpl::output(const torch::Tensor& state, const torch::Tenso
 }
 
 DecoderStep DecoderImpl::step(const DecoderContext& context, const torch::Tensor& state,
-                              const torch::Tensor& previous_tokens) {
+                              const torch::Tensor& previous_tokens, const torch::Tensor& weights) {
   if (state.size(0) == 1 && !torch::GradMode::is_enabled() && !is_training())
-    return step_single(context, state, previous_tokens);
+    return step_single(context, state, previous_tokens, weights);
+  DecoderUpdate next = update(context, state, previous_tokens, weights);
+  torch::Tensor logits = this->logits(next);
+  return {std::move(logits), std::move(next.state), std::move(next.weights)};
+}
+
+DecoderUpdate DecoderImpl::update(const DecoderContext& context, const torch::Tensor& state,
+                                  const torch::Tensor& previous_tokens,
+                                  const torch::Tensor& weights) {
   const torch::Tensor embedded = embedding_(previous_tokens);
-  const torch::Tensor weights = attention_->weights(context.keys, context.mask, state);
-  const torch::Tensor row = weights.unsqueeze(1);
+  const torch::Tensor a =
+      weights.defined() ? weights : attention_->weights(context.keys, context.mask, state);
+  const torch::Tensor row = a.unsqueeze(1);
   const torch::Tensor context_vector = torch::bmm(row, context.states).squeeze(1);
   const torch::Tensor embedding_weight = cell_->weight_ih.narrow(1, 0, config_.embedding);
   const torch::Tensor input_gates = torch::addmm(cell_->bias_ih, embedded, embedding_weight.t()) +
                                     torch::bmm(row, context.context_gates).squeeze(1);
-  const torch::Tensor next = gru_update(input_gates, state);
-  return {output(next, context_vector, embedded), next, weights};
+  return {gru_update(input_gates, state), context_vector, embedded, a};
 }
 
 DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch::Tensor& state,
-                                     const torch::Tensor& previous_tokens) {
+                                     const torch::Tensor& previous_tokens,
+                                     const torch::Tensor& given_weights) {
   const int64_t E = config_.embedding;
   const torch::Tensor h = state[0];
   const torch::Tensor embedded = embedding_->weight[previous_tokens.item<int64_t>()];
-  const torch::Tensor weights = attention_->weights(context.keys, context.mask, state);
+  const torch::Tensor weights = given_weights.defined()
+                                    ? given_weights
+                                    : attention_->weights(context.keys, context.mask, state);
   const torch::Tensor a = weights[0];
   auto context_vector = [&] { return torch::mv(context.states[0].t(), a); };
   // weight_ih's first E columns are a strided view; BLAS gemv reads it in place.

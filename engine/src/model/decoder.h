@@ -34,6 +34,14 @@ struct DecoderStep {
   torch::Tensor attention;  // [B,S]; [B,1] without attention (the fixed context's weight, 1)
 };
 
+/// One step's recurrent part, before the output layer.
+struct DecoderUpdate {
+  torch::Tensor state;           // [B,H], the next state
+  torch::Tensor context_vector;  // [B,2H]
+  torch::Tensor embedded;        // [B,E], the previous tokens' embeddings
+  torch::Tensor weights;         // [B,S], the attention the step read
+};
+
 /// GRU decoder fed [target embedding; context], attention queried with the previous state,
 /// output over [state; context; embedding]. With the score "none" the context is the same at
 /// every step, the encoder's final states (prepare() says how).
@@ -42,9 +50,19 @@ class DecoderImpl : public torch::nn::Module {
   explicit DecoderImpl(const ModelConfig& config);
   /// encoder_states [B,S,2H], encoder_mask [B,S] true at real tokens.
   DecoderContext prepare(const torch::Tensor& encoder_states, const torch::Tensor& encoder_mask);
-  /// One step for every row: previous tokens [B], state [B,H].
+  /// One step for every row: previous tokens [B], state [B,H]. `weights` [B,S], when given,
+  /// replace the attention the model would compute (editing attention); the step is otherwise
+  /// the same arithmetic, so giving the model's own weights changes no bit of the result.
   DecoderStep step(const DecoderContext& context, const torch::Tensor& state,
-                   const torch::Tensor& previous_tokens);
+                   const torch::Tensor& previous_tokens, const torch::Tensor& weights = {});
+  /// step() without the output layer, differentiable (attribution runs many rows through the
+  /// recurrence and needs the logits of only a few of them at each step).
+  DecoderUpdate update(const DecoderContext& context, const torch::Tensor& state,
+                       const torch::Tensor& previous_tokens, const torch::Tensor& weights = {});
+  /// The logits [B,V] of an update.
+  torch::Tensor logits(const DecoderUpdate& update) {
+    return output(update.state, update.context_vector, update.embedded);
+  }
   /// Teacher forcing over inputs [B,T]: logits [B,T,V]; attention [B,T,S] when asked for. The
   /// output layer runs once over all steps, which is where training spends most of its time.
   torch::Tensor forward(const DecoderContext& context, torch::Tensor state,
@@ -73,7 +91,7 @@ class DecoderImpl : public torch::nn::Module {
   // step() for one sentence without autograd, in matrix-vector products: at batch size 1 a
   // one-row matrix product (addmm) costs ~5x a matrix-vector product (mv) on this BLAS.
   DecoderStep step_single(const DecoderContext& context, const torch::Tensor& state,
-                          const torch::Tensor& previous_tokens);
+                          const torch::Tensor& previous_tokens, const torch::Tensor& weights);
   torch::Tensor gru_update(const torch::Tensor& input_gates, const torch::Tensor& state);
   torch::Tensor output(const torch::Tensor& state, const torch::Tensor& context,
                        const torch::Tensor& embedded);

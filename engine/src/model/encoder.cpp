@@ -21,10 +21,15 @@ EncoderImpl::EncoderImpl(const ModelConfig& config) : dropout_(config.dropout) {
 }
 
 EncoderOutput EncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths) {
-  if (source.size(0) == 1 && !is_training() && !torch::GradMode::is_enabled())
-    return forward_single(source);
-  const torch::Tensor embedded = apply_dropout(embedding_(source), dropout_, is_training());
-  const int64_t S = source.size(1);
+  return forward_embedded(embedding_(source), lengths);
+}
+
+EncoderOutput EncoderImpl::forward_embedded(const torch::Tensor& embedded_tokens,
+                                            const torch::Tensor& lengths) {
+  if (embedded_tokens.size(0) == 1 && !is_training() && !torch::GradMode::is_enabled())
+    return forward_single(embedded_tokens[0]);
+  const torch::Tensor embedded = apply_dropout(embedded_tokens, dropout_, is_training());
+  const int64_t S = embedded.size(1);
   // Each sentence's positions past its length are skipped as packing would skip them: the
   // state is carried over unchanged and the output is zero. So a sentence's states do not
   // depend on the other sentences of its batch.
@@ -92,8 +97,7 @@ torch::Tensor EncoderImpl::run_direction(const torch::Tensor& embedded, bool rev
   return torch::stack(states);
 }
 
-EncoderOutput EncoderImpl::forward_single(const torch::Tensor& source) {
-  const torch::Tensor embedded = embedding_(source[0]);  // [S,E]
+EncoderOutput EncoderImpl::forward_single(const torch::Tensor& embedded) {  // [S,E]
   torch::Tensor forward_last, backward_last;
   const torch::Tensor forward_states = run_direction(embedded, false, &forward_last);
   const torch::Tensor backward_states = run_direction(embedded, true, &backward_last);

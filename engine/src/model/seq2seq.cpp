@@ -14,8 +14,14 @@ torch::Tensor length_mask(const torch::Tensor& lengths, int64_t max_length) {
 }
 
 EncodedBatch Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tensor& lengths) {
-  EncoderOutput encoded = encoder_(source, lengths);
-  DecoderContext context = decoder_->prepare(encoded.states, length_mask(lengths, source.size(1)));
+  return encode_embedded(encoder_->embed(source), lengths);
+}
+
+EncodedBatch Seq2SeqImpl::encode_embedded(const torch::Tensor& embedded,
+                                          const torch::Tensor& lengths) {
+  EncoderOutput encoded = encoder_->forward_embedded(embedded, lengths);
+  DecoderContext context =
+      decoder_->prepare(encoded.states, length_mask(lengths, embedded.size(1)));
   return {std::move(context), encoded.initial_state};
 }
 

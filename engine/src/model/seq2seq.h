@@ -19,10 +19,16 @@ class Seq2SeqImpl : public torch::nn::Module {
 
   /// source [B,S] padded with kPad, lengths [B] int64.
   EncodedBatch encode(const torch::Tensor& source, const torch::Tensor& lengths);
+  /// The same from source embeddings [B,S,E] (see EncoderImpl::forward_embedded).
+  EncodedBatch encode_embedded(const torch::Tensor& embedded, const torch::Tensor& lengths);
+  /// The source embeddings [B,S,E] of token ids [B,S].
+  torch::Tensor embed_source(const torch::Tensor& source) { return encoder_->embed(source); }
+  /// See DecoderImpl::step(): `weights`, when given, replace the model's attention.
   DecoderStep step(const DecoderContext& context, const torch::Tensor& state,
-                   const torch::Tensor& previous_tokens) {
-    return decoder_->step(context, state, previous_tokens);
+                   const torch::Tensor& previous_tokens, const torch::Tensor& weights = {}) {
+    return decoder_->step(context, state, previous_tokens, weights);
   }
+  Decoder& decoder() { return decoder_; }
   /// Teacher forcing: target_inputs [B,T] (starting with <s>) -> logits [B,T,V].
   torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& lengths,
                         const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr);

@@ -1,0 +1,210 @@
+#include <c10/core/InferenceMode.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "attnscope/explanation.h"
+#include "decode/search.h"
+#include "decode/translator_impl.h"
+#include "explain/gradient_model.h"
+
+namespace attnscope {
+
+const std::vector<AttributionMethod>& attribution_methods() {
+  static const std::vector<AttributionMethod> methods{
+      AttributionMethod::kGradient, AttributionMethod::kGradientTimesInput,
+      AttributionMethod::kIntegratedGradients, AttributionMethod::kLeaveOneOut};
+  return methods;
+}
+
+std::string attribution_method_name(AttributionMethod method) {
+  switch (method) {
+    case AttributionMethod::kGradient:
+      return "grad";
+    case AttributionMethod::kGradientTimesInput:
+      return "gradxinput";
+    case AttributionMethod::kIntegratedGradients:
+      return "ig";
+    case AttributionMethod::kLeaveOneOut:
+      return "loo";
+  }
+  return "";
+}
+
+std::string attribution_method_title(AttributionMethod method) {
+  switch (method) {
+    case AttributionMethod::kGradient:
+      return "gradient";
+    case AttributionMethod::kGradientTimesInput:
+      return "gradient \u00d7 input";
+    case AttributionMethod::kIntegratedGradients:
+      return "integrated gradients";
+    case AttributionMethod::kLeaveOneOut:
+      return "leave one out";
+  }
+  return "";
+}
+
+AttributionMethod parse_attribution_method(const std::string& name) {
+  for (AttributionMethod method : attribution_methods())
+    if (attribution_method_name(method) == name) return method;
+  throw std::invalid_argument("attribution method '" + name +
+                              "' is not one of grad, gradxinput, ig, loo");
+}
+
+float Attribution::completeness_gap() const {
+  if (method != AttributionMethod::kIntegratedGradients) return 0.0f;
+  float gap = 0.0f;
+  for (size_t t = 0; t < values.size(); ++t) {
+    double sum = 0.0;
+    for (float v : values[t]) sum += v;
+    const double expected = log_probabilities[t] - baseline_log_probabilities[t];
+    gap = std::max(gap, static_cast<float>(std::abs(sum - expected)));
+  }
+  return gap;
+}
+
+std::string attribution_support(const Translator& translator, AttributionMethod method) {
+  if (method == AttributionMethod::kLeaveOneOut) return "";
+  std::string why_not;
+  return gradient_model_of(*translator.impl().model, &why_not) ? "" : why_not;
+}
+
+namespace {
+
+constexpr float kUndefined = std::numeric_limits<float>::quiet_NaN();
+
+// What is explained: the source and the output, as ids.
+struct Explained {
+  SourceText source;
+  std::vector<int64_t> source_ids;
+  Hypothesis output;
+};
+
+Explained what_to_explain(const Translator::Impl& impl, const std::string& sentence,
+                          const std::optional<std::string>& target) {
+  c10::InferenceMode inference;
+  Explained e;
+  e.source = impl.tokens.prepare_source(sentence);
+  if (impl.tokens.is_empty(e.source)) return e;
+  e.source_ids = impl.tokens.source_ids(e.source);
+  e.output = target ? forced_decode(*impl.model, e.source_ids, impl.tokens.target_ids(*target))
+                    : greedy_search(*impl.model, {e.source_ids},
+                                    {impl.max_length(e.source, TranslationOptions())})
+                          .front();
+  return e;
+}
+
+std::vector<std::vector<float>> to_rows(const torch::Tensor& matrix) {
+  const torch::Tensor m = matrix.detach().contiguous();
+  std::vector<std::vector<float>> rows;
+  for (int64_t t = 0; t < m.size(0); ++t) rows.push_back(tensor_row(m, t, m.size(1)));
+  return rows;
+}
+
+std::vector<float> to_vector(const torch::Tensor& v) {
+  const torch::Tensor c = v.detach().contiguous();
+  return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+}
+
+void attribute_by_gradients(const Translator::Impl& impl, const Explained& e,
+                            const AttributionOptions& options, Attribution& result) {
+  std::string why_not;
+  std::unique_ptr<GradientModel> model = gradient_model_of(*impl.model, &why_not);
+  if (!model) throw std::runtime_error(why_not);
+  // Gradients need autograd, which a caller's InferenceMode would switch off.
+  c10::InferenceMode no_inference(false);
+  torch::AutoGradMode grad_mode(true);
+  const torch::Tensor x = model->embed(e.source_ids);  // [S,E]
+  if (options.method == AttributionMethod::kIntegratedGradients) {
+    // Points on the straight path from the all-zero baseline to x; the trapezoid rule weighs
+    // the two ends half.
+    const int n = options.ig_steps;
+    const torch::Tensor alphas = torch::linspace(0.0, 1.0, n + 1);
+    torch::Tensor weights = torch::full({n + 1}, 1.0 / n);
+    weights[0] = weights[n] = 0.5 / n;
+    const TargetGradients g =
+        model->gradients(alphas.view({-1, 1, 1}) * x.unsqueeze(0), weights, e.output.tokens);
+    result.values = to_rows((g.weighted_sum * x.unsqueeze(0)).sum(-1));  // (x − 0) · ∫ ∇
+    result.log_probabilities = to_vector(g.log_probs[n]);
+    result.baseline_log_probabilities = to_vector(g.log_probs[0]);
+    result.ig_steps = n;
+    return;
+  }
+  const TargetGradients g = model->gradients(x.unsqueeze(0), torch::ones({1}), e.output.tokens);
+  result.values = to_rows(options.method == AttributionMethod::kGradient
+                              ? g.weighted_sum.norm(2, -1)
+                              : (g.weighted_sum * x.unsqueeze(0)).sum(-1));
+  result.log_probabilities = to_vector(g.log_probs[0]);
+}
+
+// log p(target[t] | source, target[<t]) of each source of a batch, the target forced: [B,T].
+torch::Tensor forced_log_probs(StepModel& model, const std::vector<std::vector<int64_t>>& sources,
+                               const std::vector<int64_t>& target) {
+  const auto batch = static_cast<int64_t>(sources.size());
+  std::shared_ptr<const DecoderRows> rows = model.encode(sources);
+  std::vector<torch::Tensor> steps;
+  int64_t previous = model.bos();
+  for (int64_t token : target) {
+    StepOutput out = model.step(*rows, torch::full({batch}, previous, torch::kLong));
+    steps.push_back(out.log_probs.select(1, token));
+    rows = std::move(out.next);
+    previous = token;
+  }
+  return torch::stack(steps, 1);
+}
+
+void attribute_by_leaving_out(const Translator::Impl& impl, const Explained& e,
+                              Attribution& result) {
+  c10::InferenceMode inference;
+  const auto S = static_cast<int64_t>(e.source_ids.size());
+  // The appended end token is not a word of the sentence: it stays in every variant.
+  const int64_t words = impl.tokens.appends_end() ? S - 1 : S;
+  // The original and every variant in one batch, so all values come from the same arithmetic.
+  std::vector<std::vector<int64_t>> sources{e.source_ids};
+  std::vector<int64_t> left_out;  // the position each variant leaves out
+  for (int64_t i = 0; i < words; ++i) {
+    if (S == 1) break;  // leaving out the only token leaves nothing to encode
+    std::vector<int64_t> variant = e.source_ids;
+    variant.erase(variant.begin() + i);
+    sources.push_back(std::move(variant));
+    left_out.push_back(i);
+  }
+  const torch::Tensor lp = forced_log_probs(*impl.model, sources, e.output.tokens);  // [B,T]
+  const auto T = static_cast<int64_t>(e.output.tokens.size());
+  result.log_probabilities = tensor_row(lp, 0, T);
+  result.values.assign(static_cast<size_t>(T), std::vector<float>(S, kUndefined));
+  const auto access = lp.accessor<float, 2>();
+  for (size_t v = 0; v < left_out.size(); ++v)
+    for (int64_t t = 0; t < T; ++t)
+      result.values[t][left_out[v]] = access[0][t] - access[static_cast<int64_t>(v) + 1][t];
+}
+
+}  // namespace
+
+Attribution attribute(const Translator& translator, const std::string& sentence,
+                      const AttributionOptions& options, const std::optional<std::string>& target) {
+  if (options.method == AttributionMethod::kIntegratedGradients &&
+      (options.ig_steps < 1 || options.ig_steps > AttributionOptions::kMaxIgSteps))
+    throw std::invalid_argument("integrated gradients' steps must be 1 to " +
+                                std::to_string(AttributionOptions::kMaxIgSteps) + ", not " +
+                                std::to_string(options.ig_steps));
+  const Translator::Impl& impl = translator.impl();
+  if (options.method != AttributionMethod::kLeaveOneOut) {
+    const std::string why_not = attribution_support(translator, options.method);
+    if (!why_not.empty()) throw std::runtime_error(why_not);
+  }
+  const Explained e = what_to_explain(impl, sentence, target);
+  Attribution result;
+  result.method = options.method;
+  result.translation = impl.to_translation(e.source, e.output, UnknownWords::kCopy);
+  if (e.source_ids.empty() || e.output.tokens.empty()) return result;
+  if (options.method == AttributionMethod::kLeaveOneOut)
+    attribute_by_leaving_out(impl, e, result);
+  else
+    attribute_by_gradients(impl, e, options, result);
+  return result;
+}
+
+}  // namespace attnscope
