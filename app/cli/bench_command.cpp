@@ -1,4 +1,5 @@
 #include <attnscope/benchmark.h>
+#include <attnscope/explanation_benchmark.h>
 #include <attnscope/model_catalog.h>
 
 #include <cmath>
@@ -57,6 +58,20 @@ const FlagNames kBenchFlags = {
     {"threads", "--threads"},
 };
 
+std::string to_json_line(const ExplainTiming& t, const ExplainBenchOptions& o) {
+  nlohmann::ordered_json j;
+  j["impl"] = "attnscope-cpp";
+  j["model"] = o.model;
+  j["threads"] = o.threads;
+  j["method"] = attribution_method_name(t.method);
+  if (t.method == AttributionMethod::kIntegratedGradients) j["ig_steps"] = o.ig_steps;
+  j["words"] = t.words;
+  j["source_tokens"] = t.source_tokens;
+  j["output_tokens"] = t.output_tokens;
+  j["median_ms"] = rounded(t.median_ms, 1);
+  return j.dump();
+}
+
 }  // namespace
 
 Action add_bench_command(CLI::App& app) {
@@ -79,7 +94,24 @@ Action add_bench_command(CLI::App& app) {
   app.add_option("--decode-steps", o->decode_steps, "fixed greedy steps per sentence")
       ->capture_default_str();
   add_threads_option(app, o->threads);
-  return [o] {
+  auto explain = std::make_shared<ExplainBenchOptions>();
+  auto* explain_flag =
+      app.add_flag("--explain",
+                   "time attributions instead (explain's methods; the first test_2016_flickr "
+                   "sentence of 10, 20 and 25 words; median of 3 runs)");
+  app.add_option("--model", explain->model, "with --explain: a shipped model's name or a file")
+      ->default_val("additive");
+  app.add_option("--ig-steps", explain->ig_steps, "with --explain: integrated gradients' steps")
+      ->check(CLI::Range(1, AttributionOptions::kMaxIgSteps))
+      ->capture_default_str();
+  return [o, explain, explain_flag] {
+    if (*explain_flag) {
+      explain->threads = o->threads;
+      explain->sentences = (std::filesystem::path(o->data_dir) / "test_2016_flickr.en.gz").string();
+      for (const ExplainTiming& t : run_explain_benchmark(*explain))
+        std::cout << to_json_line(t, *explain) << std::endl;
+      return 0;
+    }
     if (!std::filesystem::is_directory(o->data_dir))
       throw std::invalid_argument("data folder '" + o->data_dir +
                                   "' not found; give --data DIR with train.en.gz and train.de.gz");
