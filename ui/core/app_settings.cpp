@@ -12,6 +12,8 @@ const QString kSplitter = QStringLiteral("splitter");
 const QString kScore = QStringLiteral("score");
 const QString kColormap = QStringLiteral("colormap");
 const QString kShowValues = QStringLiteral("showValues");
+const QString kShownValues = QStringLiteral("shownValues");
+const QString kSideBySide = QStringLiteral("sideBySide");
 const QString kCopyUnknownWords = QStringLiteral("copyUnknownWords");
 const QString kHistory = QStringLiteral("history");
 const QString kBeamSize = QStringLiteral("beamSize");
@@ -63,6 +65,12 @@ QString AppSettings::colormap() const {
 void AppSettings::setColormap(const QString& name) { settings_.setValue(kColormap, name); }
 bool AppSettings::showValues() const { return settings_.value(kShowValues, false).toBool(); }
 void AppSettings::setShowValues(bool show) { settings_.setValue(kShowValues, show); }
+QString AppSettings::shownValues() const {
+  return settings_.value(kShownValues, QStringLiteral("attention")).toString();
+}
+void AppSettings::setShownValues(const QString& shown) { settings_.setValue(kShownValues, shown); }
+bool AppSettings::sideBySide() const { return settings_.value(kSideBySide, false).toBool(); }
+void AppSettings::setSideBySide(bool on) { settings_.setValue(kSideBySide, on); }
 bool AppSettings::copyUnknownWords() const {
   return settings_.value(kCopyUnknownWords, true).toBool();
 }

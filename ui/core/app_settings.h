@@ -26,6 +26,12 @@ class AppSettings {
   void setColormap(const QString& name);
   bool showValues() const;
   void setShowValues(bool show);
+  /// The Translation tab's Show: "attention" (the default) or an attribution method's name
+  /// ("ig"), and whether it is shown beside the attention.
+  QString shownValues() const;
+  void setShownValues(const QString& shown);
+  bool sideBySide() const;
+  void setSideBySide(bool on);
   bool copyUnknownWords() const;
   void setCopyUnknownWords(bool copy);
   /// The toolbar's search: 1 for greedy (the default), else the beam's size.

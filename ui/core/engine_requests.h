@@ -2,6 +2,7 @@
 // What the UI asks the engine worker for and what comes back: plain values that cross the
 // worker's thread in queued signals (hence the metatypes), and that views and tests build
 // without a worker.
+#include <attnscope/explanation.h>
 #include <attnscope/model_info.h>
 #include <attnscope/translation.h>
 
@@ -48,10 +49,67 @@ struct CompareTarget {
   QString modelKey;  // ModelOutput: whose greedy output everyone is forced to produce
 };
 
+/// One attention edit of the Translation tab tried on every model of the compare grid. Its
+/// positions count the source tokens of `sourceTokens` (the model it was made on): a model that
+/// reads the sentence as other tokens cannot take an edit that names positions.
+struct CompareEdits {
+  std::vector<AttentionEdit> edits;  // empty: no edit, the models' own decoding
+  std::vector<std::string> sourceTokens;
+  QString madeOn;       // the model the edit was made on
+  QString sentence;     // the sentence it was made on: another one drops it
+  QString description;  // "step 3: zero 'dog'", for titles and the status line
+};
+
 struct CompareResult {
   QStringList keys;
   QList<AttentionMatrix> matrices;  // one per key, in order
   QStringList translations;         // what each heatmap's rows spell
+  // With CompareEdits: per key, its what-if translation as HTML with the words that changed
+  // marked, or why the edit does not fit that model (editFits false).
+  QStringList whatIf;
+  QList<bool> editFits;
+};
+
+/// Which model's explanations the engine supports: per method, "" or why not; the same for
+/// editing its attention.
+struct ExplainSupport {
+  QMap<int, QString> methods;  // AttributionMethod as int → "" or the reason
+  QString editing;
+};
+
+/// The attribution of a session's path: the model's own greedy translation, or with `forced`
+/// tokens the path they lead on (decoded to its end).
+struct AttributionRequest {
+  QString modelKey;
+  QString sentence;
+  QMap<int, QString> forced;
+  AttributionMethod method = AttributionMethod::kIntegratedGradients;
+  int igSteps = 32;
+  bool operator==(const AttributionRequest& o) const {
+    return modelKey == o.modelKey && sentence == o.sentence && forced == o.forced &&
+           method == o.method && igSteps == o.igSteps;
+  }
+};
+
+struct AttributionResult {
+  AttributionRequest request;
+  Attribution attribution;  // its translation keeps "<unk>" as the model emitted it
+  QString error;            // not empty: no attribution, and why
+};
+
+/// A what-if of the Translation tab: the session's sentence, model and forced tokens, decoded
+/// with attention edits.
+struct EditRequest {
+  QString modelKey;
+  QString sentence;
+  QMap<int, QString> forced;
+  std::vector<AttentionEdit> edits;
+};
+
+struct EditResult {
+  Translation original;  // the same forced tokens without edits, to the end
+  EditedTranslation edited;
+  QString error;  // not empty: the edit could not be decoded, and why
 };
 
 }  // namespace attnscope::ui
@@ -61,3 +119,9 @@ Q_DECLARE_METATYPE(attnscope::Translation)
 Q_DECLARE_METATYPE(attnscope::ui::SessionSnapshot)
 Q_DECLARE_METATYPE(attnscope::ui::CompareResult)
 Q_DECLARE_METATYPE(attnscope::ui::CompareTarget)
+Q_DECLARE_METATYPE(attnscope::ui::CompareEdits)
+Q_DECLARE_METATYPE(attnscope::ui::ExplainSupport)
+Q_DECLARE_METATYPE(attnscope::ui::AttributionRequest)
+Q_DECLARE_METATYPE(attnscope::ui::AttributionResult)
+Q_DECLARE_METATYPE(attnscope::ui::EditRequest)
+Q_DECLARE_METATYPE(attnscope::ui::EditResult)

@@ -3,6 +3,7 @@
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
+#include <cmath>
 
 #include "core/copied_words.h"
 #include "core/token_text.h"
@@ -54,6 +55,7 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
   placeholder_->position->setCoords(0.5, 0.5);
   labelFit_ = new TickLabelFit(this, {xAxis, yAxis});
+  valueName_ = tr("weight");
   applyPalette();
   setMatrix({});
 }
@@ -101,12 +103,16 @@ void HeatmapPlot::focusOutEvent(QFocusEvent* event) {
 }
 
 void HeatmapPlot::setGradient(const QCPColorGradient& gradient) {
-  map_->setGradient(gradient);
+  gradient_ = gradient;
+  QCPColorGradient withNoValue = gradient;
+  withNoValue.setNanHandling(QCPColorGradient::nhNanColor);
+  withNoValue.setNanColor(QColor(QLatin1String(kNoValueColour)));
+  map_->setGradient(withNoValue);
   rebuildValueLabels();
   replot();
 }
 
-QCPColorGradient HeatmapPlot::gradient() const { return map_->gradient(); }
+QCPColorGradient HeatmapPlot::gradient() const { return gradient_; }
 
 void HeatmapPlot::setDataRange(const QCPRange& range) {
   fixedRange_ = true;
@@ -131,6 +137,11 @@ void HeatmapPlot::setShowValues(bool show) {
   replot();
 }
 
+void HeatmapPlot::setValueName(const QString& name) {
+  valueName_ = name;
+  scale_->axis()->setLabel(name == tr("weight") ? QString() : name);
+}
+
 void HeatmapPlot::setEmptyText(const QString& text) {
   emptyText_ = text;
   if (!matrix_.noAttention) placeholder_->setText(text);
@@ -140,6 +151,7 @@ void HeatmapPlot::setEmptyText(const QString& text) {
 void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   matrix_ = matrix;
   forcedRows_.clear();
+  editedRows_.clear();
   title_->setText(matrix.title);
   title_->setVisible(!matrix.title.isEmpty());
   const int rows = matrix.rows(), columns = matrix.columns();
@@ -153,12 +165,16 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   double highest = 0.0;
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < columns; ++c) {
-      map_->data()->setCell(c, r, matrix.weights[r][c]);
-      highest = std::max(highest, matrix.weights[r][c]);
+      const double value = matrix.weights[r][c];
+      map_->data()->setCell(c, r, value);
+      if (!std::isnan(value)) highest = std::max(highest, signed_ ? std::abs(value) : value);
     }
   if (rows == 0) map_->data()->fill(0.0);
   map_->setVisible(rows > 0);
-  if (!fixedRange_) map_->setDataRange(QCPRange(0.0, highest > 0 ? highest : 1.0));
+  if (!fixedRange_) {
+    const double top = highest > 0 ? highest : 1.0;
+    map_->setDataRange(QCPRange(signed_ ? -top : 0.0, top));
+  }
   // The baseline without attention has its tokens but nothing to draw between them.
   // Short lines: the text must fit a heatmap of a four-column compare grid.
   placeholder_->setText(matrix.noAttention
@@ -169,6 +185,7 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   rebuildTicks();
   rebuildValueLabels();
   rebuildCopyFrames();
+  rebuildNoValueFrames();
   if (currentRow_ >= rows) currentRow_ = rows - 1;
   setCurrentRow(currentRow_);
   cellFrame_->setVisible(false);
@@ -192,6 +209,7 @@ void HeatmapPlot::rebuildTicks() {
     QString label = readableToken(matrix_.targetTokens[r], r == 0);
     if (matrix_.isCopied(r)) label = tr("%1 (copied)").arg(label);
     if (isForced(r)) label = tr("%1 (forced)").arg(label);
+    if (isEdited(r)) label = tr("%1 (edited)").arg(label);
     yTicker->addTick(r, label);
   }
   // Long sentences get smaller labels, and on screen no larger than their cells hold
@@ -215,7 +233,8 @@ void HeatmapPlot::rebuildValueLabels() {
       const double value = matrix_.weights[r][c];
       auto* label = new QCPItemText(this);
       label->position->setCoords(c, r);
-      label->setText(QString::number(value, 'f', 2).replace("0.", "."));
+      label->setText(std::isnan(value) ? QStringLiteral("–")
+                                       : QString::number(value, 'f', 2).replace("0.", "."));
       label->setFont(font);
       const QColor cell = QColor::fromRgb(gradient.color(value, range));
       label->setColor(cell.lightnessF() > 0.55 ? Qt::black : Qt::white);
@@ -236,6 +255,24 @@ void HeatmapPlot::rebuildCopyFrames() {
     placeFrame(frame, r, matrix_.copiedFrom[r], matrix_.copiedFrom[r]);
     copyFrames_ << frame;
   }
+}
+
+void HeatmapPlot::rebuildNoValueFrames() {
+  for (QCPItemRect* frame : noValueFrames_) removeItem(frame);
+  noValueFrames_.clear();
+  // Grey alone could read as a value of the colormap (grayscale's middle): hatched, it cannot.
+  const QBrush hatch(palette().color(QPalette::Text), Qt::BDiagPattern);
+  for (int r = 0; r < matrix_.rows(); ++r)
+    for (int c = 0; c < matrix_.columns(); ++c) {
+      if (!std::isnan(matrix_.weights[r][c])) continue;
+      auto* frame = new QCPItemRect(this);
+      frame->setPen(Qt::NoPen);
+      frame->setBrush(hatch);
+      frame->setClipToAxisRect(true);
+      frame->setSelectable(false);
+      placeFrame(frame, r, c, c);
+      noValueFrames_ << frame;
+    }
 }
 
 void HeatmapPlot::placeFrame(QCPItemRect* frame, int row, int firstColumn, int lastColumn) {
@@ -274,6 +311,13 @@ void HeatmapPlot::setForcedRows(const QVector<int>& rows) {
   replot(QCustomPlot::rpQueuedReplot);
 }
 
+void HeatmapPlot::setEditedRows(const QVector<int>& rows) {
+  if (std::equal(rows.begin(), rows.end(), editedRows_.begin(), editedRows_.end())) return;
+  editedRows_ = rows;
+  rebuildTicks();
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
 void HeatmapPlot::setReservedRows(int rows) {
   reservedRows_ = std::max(0, rows);
   resetView();
@@ -297,12 +341,21 @@ QString HeatmapPlot::toolTipAt(const QPoint& position) const {
     source += tr(" (unknown word, read as <unk>)");
   // One multi-argument arg() wherever a token is substituted: a chained one would replace a
   // "%1" inside the token.
-  QString tip = tr("source: %1\ntarget: %2\nweight: %3")
-                    .arg(source, readableToken(matrix_.targetTokens[row], row == 0),
-                         QString::number(matrix_.weights[row][column], 'f', 4));
+  const double value = matrix_.weights[row][column];
+  const QString shown =
+      std::isnan(value)
+          ? (noValueText_.isEmpty() ? tr("no value") : tr("no value: %1").arg(noValueText_))
+          : QString::number(value, 'f', 4);
+  QString tip =
+      tr("source: %1\ntarget: %2\n%3: %4")
+          .arg(source, readableToken(matrix_.targetTokens[row], row == 0), valueName_, shown);
   if (matrix_.isPossibleLink(row, column)) tip += tr(" (possible link, drawn at half weight)");
   if (matrix_.isCopied(row)) tip += QLatin1Char('\n') + matrix_.copyNotes[row];
   if (isForced(row)) tip += tr("\nforced: your choice, not the model's; Reset (Home) undoes it");
+  if (isEdited(row))
+    tip +=
+        tr("\nedited: you changed this step's attention; the what-if line under the "
+           "translation shows what the model then writes");
   return tip;
 }
 

@@ -46,6 +46,22 @@ class HeatmapPlot : public QCustomPlot {
   /// clears them.
   void setForcedRows(const QVector<int>& rows);
   bool isForced(int row) const { return forcedRows_.contains(row); }
+  /// Rows whose attention the user edited (a what-if): their labels and hover say so.
+  /// setMatrix() clears them.
+  void setEditedRows(const QVector<int>& rows);
+  bool isEdited(int row) const { return editedRows_.contains(row); }
+
+  /// Signed values (an attribution that may be negative): the colour scale is centred on 0,
+  /// [−m, m] for the largest |value| m, for a diverging colormap. Applies from the next
+  /// setMatrix() on.
+  void setSigned(bool on) { signed_ = on; }
+  bool isSigned() const { return signed_; }
+  /// What a cell's value is, in hover texts and beside the colour scale ("weight" by default).
+  void setValueName(const QString& name);
+  /// Why a cell without a value (NaN, drawn grey and hatched) has none, for its hover text.
+  void setNoValueText(const QString& text) { noValueText_ = text; }
+  /// The number of cells without a value.
+  int noValueCells() const { return static_cast<int>(noValueFrames_.size()); }
 
  Q_SIGNALS:
   void cellHovered(int row, int column);  // (−1,−1) when the mouse leaves the cells
@@ -67,19 +83,26 @@ class HeatmapPlot : public QCustomPlot {
   void rebuildTicks();
   void rebuildValueLabels();
   void rebuildCopyFrames();
+  void rebuildNoValueFrames();
   void placeFrame(QCPItemRect* frame, int row, int firstColumn, int lastColumn);
 
   AttentionMatrix matrix_;
   QCPColorMap* map_ = nullptr;
+  QCPColorGradient gradient_;  // as given: the map's own draws cells without a value grey
   QCPColorScale* scale_ = nullptr;
   QCPItemRect* rowFrame_ = nullptr;
   QCPItemRect* cellFrame_ = nullptr;
   QCPItemText* placeholder_ = nullptr;
   QCPTextElement* title_ = nullptr;
   QList<QCPItemText*> valueLabels_;
-  QList<QCPItemRect*> copyFrames_;  // around the cells copied words came from
+  QList<QCPItemRect*> copyFrames_;     // around the cells copied words came from
+  QList<QCPItemRect*> noValueFrames_;  // hatched over cells without a value
   QVector<int> forcedRows_;
+  QVector<int> editedRows_;
   QString emptyText_;
+  QString valueName_;
+  QString noValueText_;
+  bool signed_ = false;
   bool showValues_ = false;
   bool fixedRange_ = false;
   int currentRow_ = -1;

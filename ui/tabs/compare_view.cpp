@@ -45,6 +45,13 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   differenceB_ = new QComboBox(this);
   status_ = new QLabel(this);
   status_->setWordWrap(true);  // a long reference wraps instead of widening the window
+  editsLabel_ = new QLabel(this);
+  editsLabel_->setWordWrap(true);
+  clearEdits_ = new QPushButton(tr("Clear edits"), this);
+  clearEdits_->setToolTip(tr("Back to every model's own attention"));
+  auto* editsRow = new QHBoxLayout;
+  editsRow->addWidget(editsLabel_, 1);
+  editsRow->addWidget(clearEdits_);
 
   auto* controls = new QHBoxLayout;
   controls->addWidget(mode_);
@@ -72,9 +79,15 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
+  layout->addLayout(editsRow);
   layout->addWidget(scroll, 1);
   layout->addWidget(status_);
 
+  connect(clearEdits_, &QPushButton::clicked, this, [this] {
+    setEdits({});
+    Q_EMIT compareRequested();
+  });
+  setEdits({});
   connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
     updateControls();
     Q_EMIT compareRequested();
@@ -130,6 +143,20 @@ void CompareView::showEmpty(const QString& emptyText) {
   grid_->setMatrices(titled);
 }
 
+void CompareView::setEdits(const CompareEdits& edits) {
+  edits_ = edits;
+  const bool any = !edits.edits.empty();
+  editsLabel_->setVisible(any);
+  clearEdits_->setVisible(any);
+  if (!any) return;
+  editsLabel_->setText(tr("<b>Attention edited</b> as in the Translation tab (%1, made on %2): "
+                          "each plot shows its model's what-if; positions count %2's source "
+                          "tokens.")
+                           .arg(edits.description.toHtmlEscaped(), edits.madeOn.toHtmlEscaped()));
+  setMode(Kind::OwnTranslations);  // edits decode greedily: each model's own translation
+  Q_EMIT compareRequested();
+}
+
 void CompareView::updateControls() {
   reference_->setVisible(mode() == Kind::Reference);
   commonModel_->setVisible(mode() == Kind::ModelOutput);
@@ -153,18 +180,40 @@ void CompareView::setResult(const CompareResult& result) {
   result_ = result;
   bool subwords = false;
   QList<AttentionMatrix> matrices;
+  QStringList whatIfs;
   for (int i = 0; i < plots().size() && i < result.matrices.size(); ++i) {
     AttentionMatrix m = result.matrices[i];
     m.title = m.nameWithView(result.keys[i]);  // as the main view's title, says the view
     subwords = subwords || !m.view.isEmpty();
+    QString tip = result.translations.value(i);
+    if (i < result.whatIf.size()) {
+      // The title names the what-if (elided to a plot's width); the status line has it whole,
+      // its changed words marked, or why the edit does not fit this model.
+      const bool fits = result.editFits.value(i);
+      const QString line =
+          fits ? tr("what if: %1").arg(result.translations.value(i)) : tr("edit does not fit");
+      m.title +=
+          QLatin1Char('\n') + plots()[i]->fontMetrics().elidedText(line, Qt::ElideRight, 260);
+      tip = fits ? tr("What if: %1").arg(result.translations.value(i))
+                 : tr("The edit does not fit: %1").arg(result.whatIf[i]);
+      whatIfs << tr("<b>%1</b>: %2")
+                     .arg(result.keys[i].toHtmlEscaped(),
+                          fits ? result.whatIf[i]
+                               : tr("<i>%1</i>").arg(result.whatIf[i].toHtmlEscaped()));
+    }
     matrices << m;
-    plots()[i]->setToolTip(result.translations.value(i));
+    plots()[i]->setToolTip(tip);
   }
   words_->setVisible(subwords);
   grid_->setMatrices(matrices);
-  resultStatus_ = mode() == Kind::OwnTranslations
-                      ? tr("Each heatmap shows its model's own greedy translation.")
-                      : tr("All models forced to produce: %1").arg(result.translations.value(0));
+  resultStatus_ =
+      !whatIfs.isEmpty()
+          ? tr("Each heatmap shows its model's decoding with the edited attention; words that "
+               "differ from the model's own translation are <b>bold red</b>.<br>%1")
+                .arg(whatIfs.join(QStringLiteral("<br>")))
+      : mode() == Kind::OwnTranslations
+          ? tr("Each heatmap shows its model's own greedy translation.")
+          : tr("All models forced to produce: %1").arg(result.translations.value(0));
   updateDifference();
 }
 
@@ -225,6 +274,8 @@ void CompareView::setWorker(EngineWorker* worker) {
 
 void CompareView::compare(const QString& sentence) {
   if (worker_ == nullptr || sentence.trimmed().isEmpty() || plots().isEmpty()) return;
+  // Edits count the tokens of the sentence they were made on.
+  if (!edits_.edits.empty() && edits_.sentence.trimmed() != sentence.trimmed()) setEdits({});
   const CompareTarget common = target();
   if (common.kind == CompareTarget::Kind::Reference && common.text.trimmed().isEmpty()) {
     setStatus(tr("Type a German reference above and press Enter."));
@@ -242,8 +293,9 @@ void CompareView::compare(const QString& sentence) {
   generation_ = worker_->nextGeneration(EngineWorker::Channel::Compare);
   QMetaObject::invokeMethod(
       worker_,
-      [w = worker_, g = generation_, keys = models_, sentence, common, words = showsWords()] {
-        w->compare(g, keys, sentence, common, words);
+      [w = worker_, g = generation_, keys = models_, sentence, common, words = showsWords(),
+       edits = common.kind == Kind::OwnTranslations ? edits_ : CompareEdits()] {
+        w->compare(g, keys, sentence, common, words, edits);
       },
       Qt::QueuedConnection);
 }

@@ -1,11 +1,13 @@
 #pragma once
 // All score functions on one sentence: a grid of heatmaps with one shared colour scale and
 // synchronised hover, each model's own translation or every model forced onto a common target,
-// and the difference A − B of two models in common-target mode.
+// and the difference A − B of two models in common-target mode. The Translation tab's attention
+// edits can be tried on every model: each plot then shows its what-if decoding, titled with it.
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QWidget>
 
 #include "core/engine_requests.h"
@@ -35,6 +37,11 @@ class CompareView : public QWidget, public ExportTarget {
   void setGradient(const QCPColorGradient& gradient);
   void setShowValues(bool show);
   void setStatus(const QString& text);
+  /// Tries `edits` on every model (own translations) until cleared or another sentence is
+  /// compared, and asks for the comparison; empty edits: none.
+  void setEdits(const CompareEdits& edits);
+  const CompareEdits& edits() const { return edits_; }
+  QPushButton* clearEditsButton() const { return clearEdits_; }
 
   CompareTarget target() const;
   /// The models compared, in the grid's order.
@@ -80,6 +87,9 @@ class CompareView : public QWidget, public ExportTarget {
   QComboBox* differenceA_ = nullptr;
   QComboBox* differenceB_ = nullptr;
   QLabel* status_ = nullptr;
+  QLabel* editsLabel_ = nullptr;
+  QPushButton* clearEdits_ = nullptr;
+  CompareEdits edits_;
   HeatmapGrid* grid_ = nullptr;
   QStringList models_;
   HeatmapPlot* difference_ = nullptr;

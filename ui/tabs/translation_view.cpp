@@ -2,28 +2,48 @@
 
 #include <attnscope/word_view.h>
 
+#include <QAction>
 #include <QCursor>
 #include <QFileInfo>
+#include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <limits>
 
+#include "core/attribution_matrix.h"
 #include "core/copied_words.h"
+#include "core/what_if_text.h"
+#include "plots/colormaps.h"
 #include "plots/heatmap_plot.h"
 #include "widgets/attention_view_controls.h"
+#include "widgets/shown_values_box.h"
 #include "widgets/step_panel.h"
 #include "workers/decoding_controller.h"
+#include "workers/explanation_controller.h"
 #include "workers/model_list.h"
 
 namespace attnscope::ui {
+namespace {
+constexpr int kIgSteps = 32;  // AttributionOptions' default: completeness within ~1%, < 1 s
+}  // namespace
 
 TranslationView::TranslationView(DecodingController* controller, const ModelList* models,
                                  QWidget* parent)
     : QWidget(parent), controller_(controller), models_(models) {
+  explanation_ = new ExplanationController(controller_->worker(), this);
+  gradient_ = colormap(QStringLiteral("viridis"));
   heatmap_ = new HeatmapPlot(this);
   heatmap_->setFocusPolicy(Qt::StrongFocus);
+  attributionPlot_ = new HeatmapPlot(this);
+  attributionPlot_->setObjectName(QStringLiteral("attributionPlot"));
+  attributionPlot_->setVisible(false);
   stepPanel_ = new StepPanel(this);
   beamList_ = new QListWidget(this);
   beamList_->setVisible(false);
@@ -44,48 +64,166 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
       QToolTip::showText(QCursor::pos(), note, output_);
   });
 
+  // The what-if line, under the translation while there are attention edits.
+  whatIf_ = new QLabel(this);
+  whatIf_->setObjectName(QStringLiteral("whatIfLabel"));
+  whatIf_->setWordWrap(true);
+  whatIf_->setTextFormat(Qt::RichText);
+  whatIf_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  whatIf_->setFont(big);
+  whatIf_->setToolTip(
+      tr("What the model writes with the attention you edited: words that differ from its own "
+         "translation are bold red"));
+  resetEditsAction_ = new QAction(tr("Reset attention &edits"), this);
+  resetEditsAction_->setObjectName(QStringLiteral("resetEditsAction"));
+  resetEditsAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
+  resetEditsAction_->setToolTip(
+      tr("Back to the model's own attention (%1)")
+          .arg(resetEditsAction_->shortcut().toString(QKeySequence::NativeText)));
+  // Always enabled, as every menu shortcut: without edits it says so.
+  connect(resetEditsAction_, &QAction::triggered, this, [this] {
+    if (!explanation_->hasEdits())
+      Q_EMIT statusMessage(tr("No attention edits to reset: drag a bar of the step panel's "
+                              "attention, or right-click it, to edit one"),
+                           4000);
+    explanation_->resetEdits();
+  });
+  resetEdits_ = new QPushButton(tr("Reset edits"), this);
+  resetEdits_->setToolTip(resetEditsAction_->toolTip());
+  connect(resetEdits_, &QPushButton::clicked, resetEditsAction_, &QAction::trigger);
+  compareEdits_ = new QPushButton(tr("Try on every model"), this);
+  compareEdits_->setToolTip(
+      tr("The same edits on every score function, in Compare all: each plot's title gives its "
+         "what-if"));
+  connect(compareEdits_, &QPushButton::clicked, this, [this] {
+    const SessionSnapshot* snapshot = controller_->snapshot() ? &*controller_->snapshot() : nullptr;
+    if (snapshot == nullptr || !explanation_->hasEdits()) return;
+    CompareEdits edits;
+    edits.edits = explanation_->editList();
+    edits.sourceTokens = snapshot->translation.source.tokens;
+    edits.madeOn = snapshot->modelKey;
+    edits.sentence = controller_->sentence();
+    QStringList tokens, parts;
+    for (const auto& token : edits.sourceTokens) tokens << QString::fromStdString(token);
+    for (const AttentionEdit& edit : edits.edits) parts << editDescription(edit, tokens);
+    edits.description = parts.join(QStringLiteral("; "));
+    Q_EMIT compareEditsRequested(edits);
+  });
+  whatIfRow_ = new QWidget(this);
+  auto* whatIfLayout = new QHBoxLayout(whatIfRow_);
+  whatIfLayout->setContentsMargins(0, 0, 0, 0);
+  whatIfLayout->addWidget(whatIf_, 1);
+  whatIfLayout->addWidget(compareEdits_);
+  whatIfLayout->addWidget(resetEdits_);
+  whatIfRow_->setVisible(false);
+  note_ = new QLabel(this);
+  note_->setWordWrap(true);
+  note_->setVisible(false);
+
   auto* side = new QWidget(this);
   auto* sideLayout = new QVBoxLayout(side);
   sideLayout->setContentsMargins(0, 0, 0, 0);
   sideLayout->addWidget(beamList_);
   sideLayout->addWidget(stepPanel_, 1);
+  // The two heatmaps share the left of the splitter: attention | attribution.
+  auto* plots = new QWidget(this);
+  auto* plotsLayout = new QHBoxLayout(plots);
+  plotsLayout->setContentsMargins(0, 0, 0, 0);
+  plotsLayout->addWidget(heatmap_, 1);
+  plotsLayout->addWidget(attributionPlot_, 1);
   splitter_ = new QSplitter(this);
   splitter_->setObjectName(QStringLiteral("mainSplitter"));
-  splitter_->addWidget(heatmap_);
+  splitter_->addWidget(plots);
   splitter_->addWidget(side);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 1);
   viewControls_ = new AttentionViewControls(this);
+  shownValues_ = new ShownValuesBox(this);
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(shownValues_);
+  controls->addSpacing(16);
+  controls->addWidget(viewControls_);
+  controls->addStretch();
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(output_);
-  layout->addWidget(viewControls_);
+  layout->addWidget(whatIfRow_);
+  layout->addWidget(note_);
+  layout->addLayout(controls);
   layout->addWidget(splitter_, 1);
 
-  connect(viewControls_, &AttentionViewControls::changed, this, [this] {
+  const auto redraw = [this] {
     drawTranslation(shown_, shownKey_);
     if (beamHypotheses_.isEmpty())
       showSelectedStep();
     else
       heatmap_->setCurrentRow(-1);
     Q_EMIT updated();
+  };
+  connect(viewControls_, &AttentionViewControls::changed, this, redraw);
+  connect(shownValues_, &ShownValuesBox::changed, this, redraw);
+  connect(explanation_, &ExplanationController::attributionChanged, this, [this] {
+    drawPlots();
+    if (sessionShown_) showSelectedStep();
+    Q_EMIT updated();
   });
-  connect(heatmap_, &HeatmapPlot::rowClicked, this, [this](int row) {
-    controller_->setSelectedRow(heatmap_->matrix().lastStepOf(row));
-    showSelectedStep();
+  connect(explanation_, &ExplanationController::editsChanged, this, [this] {
+    showWhatIf();
+    markRows();
+    if (sessionShown_) showSelectedStep();
+    Q_EMIT updated();
   });
+  connect(explanation_, &ExplanationController::supportChanged, this, [this](const QString& key) {
+    if (key != shownKey_) return;
+    shownValues_->setSupport(explanation_->support(key)->methods);
+    drawPlots();
+    if (sessionShown_) showSelectedStep();
+  });
+  for (HeatmapPlot* plot : {heatmap_, attributionPlot_})
+    connect(plot, &HeatmapPlot::rowClicked, this, [this, plot](int row) {
+      controller_->setSelectedRow(plot->matrix().lastStepOf(row));
+      showSelectedStep();
+    });
+  // Side by side, a cell hovered in one is outlined in the other.
+  connect(heatmap_, &HeatmapPlot::cellHovered, attributionPlot_, &HeatmapPlot::setHighlightedCell);
+  connect(attributionPlot_, &HeatmapPlot::cellHovered, heatmap_, &HeatmapPlot::setHighlightedCell);
   connect(stepPanel_, &StepPanel::candidateChosen, this,
           [this](const QString& token) { controller_->force(controller_->shownRow(), token); });
+  connect(stepPanel_->bars(), &AttentionBars::rowDragged, this,
+          [this](int, const std::vector<float>& bars) {
+            AttentionEdit edit;
+            edit.step = controller_->shownRow();
+            edit.kind = AttentionEdit::Kind::kWeights;
+            edit.weights = toSourceTokens(bars);
+            setShownEdit(edit);
+          });
+  connect(stepPanel_->bars(), &AttentionBars::editChosen, this, &TranslationView::editShownStep);
   connect(beamList_, &QListWidget::currentRowChanged, this, &TranslationView::showHypothesis);
+}
+
+void TranslationView::setGradient(const QCPColorGradient& gradient) {
+  gradient_ = gradient;
+  drawPlots();
+}
+
+void TranslationView::setShowValues(bool show) {
+  showValues_ = show;
+  heatmap_->setShowValues(show);
+  attributionPlot_->setShowValues(show);
 }
 
 void TranslationView::showSnapshot() {
   const SessionSnapshot& snapshot = *controller_->snapshot();
+  sessionShown_ = true;
+  shownValues_->setEnabled(true);
+  explanation_->setSession(snapshot.modelKey, controller_->sentence(), controller_->forced());
   beamHypotheses_.clear();
   beamList_->clear();
   beamList_->setVisible(false);
   // While stepping, leave room for about as many rows as the source has, so rows keep their size.
-  heatmap_->setReservedRows(
-      snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size()));
+  const int reserved =
+      snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size());
+  heatmap_->setReservedRows(reserved);
+  attributionPlot_->setReservedRows(reserved);
   forcedSteps_.clear();
   std::vector<bool> forced;
   for (size_t i = 0; i < snapshot.steps.size(); ++i) {
@@ -127,6 +265,10 @@ void TranslationView::showSnapshot() {
 }
 
 void TranslationView::drawTranslation(const Translation& t, const QString& modelKey) {
+  if (modelKey != shownKey_) {
+    const ExplainSupport* support = explanation_->support(modelKey);
+    shownValues_->setSupport(support != nullptr ? support->methods : QMap<int, QString>());
+  }
   shown_ = t;
   shownKey_ = modelKey;
   // The model's info says what there is to choose (known before any of its results arrive);
@@ -139,19 +281,122 @@ void TranslationView::drawTranslation(const Translation& t, const QString& model
     model.subword_marker = t.subword_marker;
   }
   viewControls_->adaptTo(model);
-  heatmap_->setMatrix(
-      AttentionMatrix::fromTranslation(t, viewControls_->describe(), viewControls_->view()));
-  QVector<int> forcedRows;
-  for (int step : forcedSteps_) forcedRows << heatmap_->matrix().rowOf(step);
-  heatmap_->setForcedRows(forcedRows);
+  if (const auto request = attributionRequest()) explanation_->requestAttribution(*request);
+  drawPlots();
   Q_EMIT translationDrawn();
+}
+
+std::optional<AttributionRequest> TranslationView::attributionRequest() const {
+  const auto method = shownValues_->method();
+  if (!method || !sessionShown_ || !controller_->snapshot()) return std::nullopt;
+  if (!shownValues_->isOffered(*method)) return std::nullopt;
+  AttributionRequest request;
+  request.modelKey = controller_->snapshot()->modelKey;
+  request.sentence = controller_->sentence();
+  request.forced = controller_->forced();
+  request.method = *method;
+  request.igSteps = kIgSteps;
+  return request;
+}
+
+void TranslationView::drawPlots() {
+  const auto method = shownValues_->method();
+  const bool beside = shownValues_->sideBySide();
+  if (!method || beside) {
+    AttentionMatrix attention =
+        AttentionMatrix::fromTranslation(shown_, viewControls_->describe(), viewControls_->view());
+    // Beside an attribution, each plot says what it is.
+    if (method)
+      attention.title =
+          attention.title.isEmpty() ? tr("attention") : tr("attention · %1").arg(attention.title);
+    heatmap_->setSigned(false);
+    heatmap_->setGradient(gradient_);
+    heatmap_->setValueName(tr("weight"));
+    heatmap_->setNoValueText({});
+    heatmap_->setMatrix(attention);
+  }
+  if (method) drawAttribution(beside ? attributionPlot_ : heatmap_, *method);
+  attributionPlot_->setVisible(beside);
+  // The `none` baseline has no attention but has attributions: say which the heatmap shows.
+  const bool noAttention = sessionShown_ && !shown_.has_attention && !shown_.tokens.empty();
+  note_->setVisible(noAttention && method.has_value());
+  if (method)
+    note_->setText(tr("<i>This model has no attention; %1 shows what its output depends on "
+                      "all the same.</i>")
+                       .arg(QString::fromStdString(attribution_method_title(*method))));
+  markRows();
+}
+
+void TranslationView::drawAttribution(HeatmapPlot* plot, AttributionMethod method) {
+  const bool signedValues = isSignedMethod(method);
+  plot->setSigned(signedValues);
+  plot->setGradient(signedValues ? divergingColormap() : gradient_);
+  plot->setValueName(attributionValueName(method));
+  plot->setNoValueText(noValueReason(method));
+  const QString title = QString::fromStdString(attribution_method_title(method));
+  AttentionMatrix empty;
+  empty.title = title;
+  const auto request = attributionRequest();
+  if (!sessionShown_) {
+    plot->setEmptyText(beamHypotheses_.isEmpty()
+                           ? tr("An attention file has no model\nto attribute its output to")
+                           : tr("Attributions explain greedy decoding:\nchoose Greedy to see "
+                                "them"));
+  } else if (const QString why = shownValues_->unsupportedReason(method); !why.isEmpty()) {
+    plot->setEmptyText(tr("Not for this model:\n%1").arg(why));
+  } else if (request && explanation_->answers(*request)) {
+    const AttributionResult& result = *explanation_->attribution();
+    if (result.error.isEmpty()) {
+      plot->setMatrix(attributionMatrix(result.attribution, static_cast<int>(shown_.tokens.size()),
+                                        viewControls_->view()));
+      return;
+    }
+    plot->setEmptyText(tr("No %1:\n%2").arg(title, result.error));
+  } else {
+    plot->setEmptyText(tr("Computing %1…").arg(title));
+  }
+  plot->setMatrix(empty);
+}
+
+void TranslationView::markRows() {
+  for (HeatmapPlot* plot : {heatmap_, attributionPlot_}) {
+    QVector<int> forcedRows, editedRows;
+    for (int step : forcedSteps_) forcedRows << plot->matrix().rowOf(step);
+    if (sessionShown_)
+      for (const auto& [step, edit] : explanation_->edits())
+        if (step >= 0 && step < static_cast<int>(shown_.tokens.size()))
+          editedRows << plot->matrix().rowOf(step);
+    plot->setForcedRows(forcedRows);
+    plot->setEditedRows(editedRows);
+  }
+}
+
+QString TranslationView::whyNotEditable() const {
+  if (!sessionShown_) return tr("Editing works on greedy decoding, step by step");
+  if (!shown_.has_attention)
+    return tr("No attention to edit: this model reads one fixed context at every step");
+  if (const ExplainSupport* support = explanation_->support(shownKey_);
+      support != nullptr && !support->editing.isEmpty())
+    return support->editing;
+  const AttentionView view = viewControls_->view();
+  const bool ownRow = view.choice.layer < 0 ||
+                      (view.choice.layer == viewControls_->layers() - 1 && view.choice.head < 0);
+  if (!ownRow)
+    return tr("The decoder reads the mean of the last layer's heads: choose that to edit it");
+  return {};
 }
 
 void TranslationView::showSelectedStep() {
   const int row = controller_->shownRow();
   heatmap_->setCurrentRow(heatmap_->matrix().rowOf(row));
+  attributionPlot_->setCurrentRow(attributionPlot_->matrix().rowOf(row));
+  const QString whyNot = whyNotEditable();
+  stepPanel_->bars()->setEditable(whyNot.isEmpty() && row >= 0, whyNot);
+  stepPanel_->bars()->setOriginalRow({});
+  stepPanel_->setAttentionEdited(false);
   if (row < 0) {
     stepPanel_->showStep(nullptr, 0, {});
+    stepPanel_->showAttribution({}, {}, {}, false, {});
     return;
   }
   const SessionSnapshot& session = *controller_->snapshot();
@@ -165,20 +410,202 @@ void TranslationView::showSelectedStep() {
     step.entropy = attention_entropy(step.attention);
   }
   const bool words = view.words && !marker.isEmpty();
+  const auto inLabels = [&](const std::vector<float>& row) {
+    // A source word's pieces summed, as in the heatmap's columns.
+    if (!words || row.empty()) return row;
+    return word_view(t.source.tokens, {step.token}, {row}, t.subword_marker, t.end_token)
+        .weights.at(0);
+  };
   QStringList labels;
   if (words && !step.attention.empty()) {
-    // A source word's pieces summed, as in the heatmap's columns.
     const WordView merged =
         word_view(t.source.tokens, {step.token}, {step.attention}, t.subword_marker, t.end_token);
     for (const auto& word : merged.source_words) labels << QString::fromStdString(word);
-    step.attention = merged.weights.at(0);
-    step.entropy = attention_entropy(step.attention);
   } else {
     for (size_t i = 0; i < t.source.tokens.size(); ++i)
       labels << StepPanel::pieceText(QString::fromStdString(t.source.tokens[i]), marker, false,
                                      i == 0);
   }
+  const std::vector<float> own = step.attention;
+  step.attention = inLabels(step.attention);
+  const std::vector<float> ownInLabels = step.attention;
+  bool edited = false;
+  if (const auto edit = explanation_->edits().find(row); edit != explanation_->edits().end()) {
+    try {
+      // The bars, and the entropy, of the row the what-if read at this step.
+      step.attention = inLabels(edit->second.apply(own));
+      edited = true;
+    } catch (const std::invalid_argument&) {
+      // An edit that does not fit the row: the what-if line gives the engine's reason.
+    }
+  }
+  step.entropy = attention_entropy(step.attention);
   stepPanel_->showStep(&step, row, labels, marker, words);
+  if (edited) {
+    stepPanel_->bars()->setOriginalRow(ownInLabels);
+    stepPanel_->setAttentionEdited(true);
+  }
+  showStepAttribution(row, labels, words);
+}
+
+void TranslationView::showStepAttribution(int row, const QStringList& labels, bool words) {
+  const auto method = shownValues_->method();
+  if (!method) {
+    stepPanel_->showAttribution({}, {}, {}, false, {});
+    return;
+  }
+  const QString title = QString::fromStdString(attribution_method_title(*method));
+  const bool signedValues = isSignedMethod(*method);
+  const QString valueName = attributionValueName(*method);
+  const auto request = attributionRequest();
+  QString note;
+  if (const QString why = shownValues_->unsupportedReason(*method); !why.isEmpty())
+    note = tr("not for this model (%1)").arg(why);
+  else if (!request || !explanation_->answers(*request))
+    note = tr("computing…");
+  else if (!explanation_->attribution()->error.isEmpty())
+    note = explanation_->attribution()->error;
+  if (!note.isEmpty()) {
+    stepPanel_->showAttribution(title, {}, {}, signedValues, valueName, note);
+    return;
+  }
+  const Attribution& a = explanation_->attribution()->attribution;
+  QStringList shown = labels;
+  std::vector<float> values = attributionRow(a, row, words);
+  // Without attention (the baseline) the labels come from the attribution itself.
+  if (shown.size() != static_cast<int>(values.size())) {
+    shown.clear();
+    const AttentionMatrix m = attributionMatrix(a, row + 1, viewControls_->view());
+    shown = m.sourceTokens;
+  }
+  stepPanel_->showAttribution(title, shown, values, signedValues, valueName);
+}
+
+std::vector<float> TranslationView::toSourceTokens(const std::vector<float>& bars) const {
+  const SessionSnapshot& session = *controller_->snapshot();
+  const Translation& t = session.translation;
+  const bool words = viewControls_->view().words && !t.subword_marker.empty();
+  if (!words) return bars;
+  // A word's new weight shared among its pieces as the model's own row shares it.
+  const std::vector<float>& own = session.steps.at(controller_->shownRow()).attention;
+  const auto groups = word_groups(t.source.tokens, t.subword_marker, t.end_token);
+  std::vector<float> pieces(t.source.tokens.size(), 0.0f);
+  for (size_t w = 0; w < groups.size() && w < bars.size(); ++w) {
+    double total = 0.0;
+    for (int p : groups[w]) total += own.at(p);
+    for (int p : groups[w])
+      pieces[p] = static_cast<float>(total > 0 ? bars[w] * own.at(p) / total
+                                               : bars[w] / static_cast<double>(groups[w].size()));
+  }
+  return pieces;
+}
+
+std::vector<int> TranslationView::sourcePositionsOf(int bar) const {
+  const Translation& t = controller_->snapshot()->translation;
+  if (!viewControls_->view().words || t.subword_marker.empty()) return {bar};
+  const auto groups = word_groups(t.source.tokens, t.subword_marker, t.end_token);
+  return bar >= 0 && bar < static_cast<int>(groups.size()) ? groups[bar] : std::vector<int>{};
+}
+
+void TranslationView::editShownStep(AttentionBars::Edit kind, int bar) {
+  const int row = controller_->shownRow();
+  if (row < 0 || !controller_->snapshot()) return;
+  AttentionEdit edit;
+  edit.step = row;
+  switch (kind) {
+    case AttentionBars::Edit::Zero:
+      edit.kind = AttentionEdit::Kind::kZero;
+      edit.positions = sourcePositionsOf(bar);
+      break;
+    case AttentionBars::Edit::Only: {
+      const std::vector<int> positions = sourcePositionsOf(bar);
+      if (positions.size() == 1) {
+        edit.kind = AttentionEdit::Kind::kOneHot;
+        edit.positions = positions;
+      } else {  // a word of several pieces: all its weight on them, shared as the model shares it
+        std::vector<float> bars(stepPanel_->bars()->row().size(), 0.0f);
+        if (bar >= 0 && bar < static_cast<int>(bars.size())) bars[bar] = 1.0f;
+        edit.kind = AttentionEdit::Kind::kWeights;
+        edit.weights = toSourceTokens(bars);
+      }
+      break;
+    }
+    case AttentionBars::Edit::Uniform:
+      edit.kind = AttentionEdit::Kind::kUniform;
+      break;
+    case AttentionBars::Edit::Shuffle:
+      edit.kind = AttentionEdit::Kind::kShuffle;
+      edit.seed = QRandomGenerator::global()->generate64();
+      break;
+    case AttentionBars::Edit::TypeWeights: {
+      QStringList current;
+      for (float w : stepPanel_->bars()->row()) current << QString::number(w, 'g', 3);
+      bool ok = false;
+      const QString typed = QInputDialog::getText(
+          this, tr("Attention weights"),
+          tr("Step %1: one weight per bar, separated by spaces or commas (renormalised):")
+              .arg(row + 1),
+          QLineEdit::Normal, current.join(QStringLiteral(" ")), &ok);
+      if (!ok) return;
+      std::vector<float> bars;
+      for (const QString& part :
+           typed.split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts)) {
+        bool number = false;
+        const float w = part.toFloat(&number);
+        bars.push_back(number ? w : std::numeric_limits<float>::quiet_NaN());
+      }
+      edit.kind = AttentionEdit::Kind::kWeights;
+      // The engine refuses a wrong count, a negative or a NaN weight with a message naming it.
+      edit.weights = bars.size() == stepPanel_->bars()->row().size() ? toSourceTokens(bars) : bars;
+      break;
+    }
+  }
+  setShownEdit(edit);
+}
+
+void TranslationView::setShownEdit(const AttentionEdit& edit) {
+  if (edit.step < 0) return;
+  explanation_->setEdit(edit);
+  Q_EMIT statusMessage(tr("Decoding with the edited attention…"), 3000);
+}
+
+void TranslationView::showWhatIf() {
+  const bool edits = explanation_->hasEdits();
+  whatIfRow_->setVisible(edits);
+  if (!edits) {
+    whatIf_->clear();
+    return;
+  }
+  QStringList tokens, parts;
+  if (controller_->snapshot())
+    for (const auto& token : controller_->snapshot()->translation.source.tokens)
+      tokens << QString::fromStdString(token);
+  for (const AttentionEdit& edit : explanation_->editList())
+    parts << editDescription(edit, tokens).toHtmlEscaped();
+  const QString head = tr("<b>What if</b> (%1):").arg(parts.join(QStringLiteral("; ")));
+  const auto& result = explanation_->whatIf();
+  if (!result || explanation_->editBusy()) {
+    whatIf_->setText(tr("%1 <span style='color:gray'>decoding…</span>").arg(head));
+    return;
+  }
+  if (!result->error.isEmpty()) {
+    whatIf_->setText(tr("%1 <i>%2</i>").arg(head, result->error.toHtmlEscaped()));
+    return;
+  }
+  const int changed = changedWordCount(result->original, result->edited.translation);
+  const QString legend =
+      changed == 0 ? tr("the same translation: the edit changed no word")
+      : changed == 1
+          ? tr("the word in <b style='color:%1'>bold red</b> differs from the model's own")
+                .arg(QLatin1String(kEditedColour))
+          : tr("%1 words in <b style='color:%2'>bold red</b> differ from the model's own")
+                .arg(changed)
+                .arg(QLatin1String(kEditedColour));
+  whatIf_->setText(
+      tr("%1 %2<br><span style='font-size:small; color:gray'>%3; edited steps are marked "
+         "\"edited\" in the heatmap; Reset edits (%4) returns to the model's own</span>")
+          .arg(head, whatIfHtml(result->original, result->edited.translation), legend,
+               resetEditsAction_->shortcut().toString(QKeySequence::NativeText)));
 }
 
 void TranslationView::showBeam(const QList<Translation>& hypotheses, const QString& modelKey) {
@@ -199,28 +626,45 @@ void TranslationView::showBeam(const QList<Translation>& hypotheses, const QStri
 void TranslationView::showHypothesis(int index) {
   if (index < 0 || index >= beamHypotheses_.size()) return;
   const Translation& t = beamHypotheses_[index];
+  sessionShown_ = false;
+  shownValues_->setEnabled(true);
+  explanation_->resetEdits();
   forcedSteps_.clear();
   heatmap_->setReservedRows(0);
+  attributionPlot_->setReservedRows(0);
   drawTranslation(t, beamKey_);
   heatmap_->setCurrentRow(-1);
   output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
                        .arg(translationHtml(t), QString::number(beamHypotheses_.size()),
                             QString::number(index + 1), QString::number(t.score, 'f', 3)));
   stepPanel_->showStep(nullptr, 0, {});
+  stepPanel_->showAttribution({}, {}, {}, false, {});
   Q_EMIT updated();
 }
 
 void TranslationView::showAttentionFile(const AttentionFile& file, const QString& path,
                                         size_t line) {
+  sessionShown_ = false;
+  explanation_->resetEdits();
   beamHypotheses_.clear();
   beamList_->clear();
   beamList_->setVisible(false);
   heatmap_->setReservedRows(0);
   forcedSteps_.clear();
+  shown_ = Translation{};
+  shownKey_.clear();
   viewControls_->adaptTo(ModelInfo{});  // a file's one matrix: no layers, heads or pieces
+  // A file's attention, whatever Show says: there is no model to attribute its output to.
+  attributionPlot_->setVisible(false);
+  shownValues_->setEnabled(false);  // until a model's result is shown again
+  note_->setVisible(false);
+  heatmap_->setSigned(false);
+  heatmap_->setValueName(tr("weight"));
+  heatmap_->setGradient(gradient_);
   heatmap_->setMatrix(AttentionMatrix::fromAttentionFile(file));
   heatmap_->setCurrentRow(-1);
   stepPanel_->showStep(nullptr, 0, {});
+  stepPanel_->showAttribution({}, {}, {}, false, {});
   QStringList target;
   for (const auto& token : file.target_tokens) target << QString::fromStdString(token);
   const QString lineText = line > 1 ? tr(", line %1").arg(line) : QString();
@@ -233,13 +677,23 @@ void TranslationView::showAttentionFile(const AttentionFile& file, const QString
 
 void TranslationView::clear() {
   forcedSteps_.clear();
+  sessionShown_ = false;
+  shownValues_->setEnabled(true);
+  explanation_->resetEdits();
+  shown_ = Translation{};
   heatmap_->setMatrix({});
+  attributionPlot_->setMatrix({});
   output_->clear();
   stepPanel_->showStep(nullptr, 0, {});
+  stepPanel_->showAttribution({}, {}, {}, false, {});
   Q_EMIT updated();
 }
 
-QSize TranslationView::exportSize() const { return heatmap_->size(); }
+QSize TranslationView::exportSize() const {
+  if (!attributionPlot_->isVisible()) return heatmap_->size();
+  return {heatmap_->width() + attributionPlot_->width(),
+          std::max(heatmap_->height(), attributionPlot_->height())};
+}
 
 QString TranslationView::nothingToExport() const {
   return heatmap_->matrix().isEmpty() ? tr("Nothing to export yet: translate a sentence first.")
@@ -247,7 +701,10 @@ QString TranslationView::nothingToExport() const {
 }
 
 void TranslationView::exportTo(const QString& path, const ExportOptions& options) const {
-  exportHeatmaps({heatmap_}, path, options);
+  if (!shownValues_->sideBySide()) return exportHeatmaps({heatmap_}, path, options);
+  ExportOptions both = options;
+  both.columns = 2;  // attention | attribution, as on screen
+  exportHeatmaps({heatmap_, attributionPlot_}, path, both);
 }
 
 }  // namespace attnscope::ui

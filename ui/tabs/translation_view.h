@@ -1,26 +1,34 @@
 #pragma once
-// The Translation tab: the translation line, the view controls, the heatmap growing row by row
-// and, beside it, the final beam or the step panel of the step the heatmap selects. It shows what
-// the decoding controller holds (a step-wise session), a beam's hypotheses, or an attention file;
-// the window decides when.
+// The Translation tab: the translation line, the what-if line of attention edits, the view
+// controls, the heatmap growing row by row (the attention, an attribution, or both side by side)
+// and, beside it, the final beam or the step panel of the step the heatmap selects, whose
+// attention bars the user can drag to edit. It shows what the decoding controller holds (a
+// step-wise session), a beam's hypotheses, or an attention file; the window decides when.
 #include <attnscope/attention_file.h>
 #include <attnscope/translation.h>
+#include <qcustomplot.h>
 
 #include <QList>
 #include <QWidget>
 
+#include "core/engine_requests.h"
+#include "plots/attention_bars.h"
 #include "render/export_target.h"
 
+class QAction;
 class QLabel;
 class QListWidget;
+class QPushButton;
 class QSplitter;
 
 namespace attnscope::ui {
 
 class AttentionViewControls;
 class DecodingController;
+class ExplanationController;
 class HeatmapPlot;
 class ModelList;
+class ShownValuesBox;
 class StepPanel;
 
 class TranslationView : public QWidget, public ExportTarget {
@@ -40,47 +48,93 @@ class TranslationView : public QWidget, public ExportTarget {
   /// Nothing to show (an empty sentence).
   void clear();
 
+  /// The user's colormap: the attention's, and an unsigned attribution's (signed ones are
+  /// drawn on the diverging map, centred on 0).
+  void setGradient(const QCPColorGradient& gradient);
+  void setShowValues(bool show);
+
   /// What the heatmap draws now, and the model that made it.
   const Translation& shownTranslation() const { return shown_; }
   const QString& shownModel() const { return shownKey_; }
 
   QSize exportSize() const override;
   QString nothingToExport() const override;
+  /// The heatmap; side by side, the attention and the attribution in one picture.
   void exportTo(const QString& path, const ExportOptions& options) const override;
 
   HeatmapPlot* heatmap() const { return heatmap_; }
+  /// The right-hand heatmap of the side-by-side view (hidden otherwise).
+  HeatmapPlot* attributionPlot() const { return attributionPlot_; }
   StepPanel* stepPanel() const { return stepPanel_; }
   QListWidget* beamList() const { return beamList_; }
   QLabel* outputLabel() const { return output_; }
+  /// The what-if line: the translation the attention edits lead to, changed words marked.
+  QLabel* whatIfLabel() const { return whatIf_; }
+  QPushButton* resetEditsButton() const { return resetEdits_; }
+  QPushButton* compareEditsButton() const { return compareEdits_; }
+  /// Reset edits (Ctrl+Shift+R): for the window's View menu.
+  QAction* resetEditsAction() const { return resetEditsAction_; }
   AttentionViewControls* viewControls() const { return viewControls_; }
+  ShownValuesBox* shownValues() const { return shownValues_; }
+  ExplanationController* explanation() const { return explanation_; }
   QSplitter* splitter() const { return splitter_; }
 
  Q_SIGNALS:
-  /// The heatmap shows a new result (after a step, a forced token, a beam or another view).
+  /// The heatmap shows a new result (after a step, a forced token, a beam, another view, an
+  /// attribution or a what-if).
   void updated();
   /// A translation was drawn (heads view: the Compare heads tab shows its layer's heads).
   void translationDrawn();
   void statusMessage(const QString& message, int milliseconds);
+  /// The user asked to try the attention edits on every model (Compare all).
+  void compareEditsRequested(const attnscope::ui::CompareEdits& edits);
 
  private:
   void drawTranslation(const Translation& t, const QString& modelKey);
+  // The heatmaps of shown_ as Show asks: attention, attribution, or both.
+  void drawPlots();
+  void drawAttribution(HeatmapPlot* plot, AttributionMethod method);
+  void markRows();
   void showSelectedStep();
+  void showStepAttribution(int row, const QStringList& labels, bool words);
   void showHypothesis(int index);
+  void showWhatIf();
+  // The attribution the shown session asks for, when Show names a method.
+  std::optional<AttributionRequest> attributionRequest() const;
+  // Why the shown step's attention cannot be edited ("" when it can).
+  QString whyNotEditable() const;
+  // Bars over the step panel's labels (words or pieces) → a row over the source tokens.
+  std::vector<float> toSourceTokens(const std::vector<float>& bars) const;
+  std::vector<int> sourcePositionsOf(int bar) const;
+  void editShownStep(AttentionBars::Edit edit, int bar);
+  void setShownEdit(const AttentionEdit& edit);
 
   DecodingController* controller_;
   const ModelList* models_;
+  ExplanationController* explanation_ = nullptr;
   QLabel* output_ = nullptr;
+  QWidget* whatIfRow_ = nullptr;
+  QLabel* whatIf_ = nullptr;
+  QLabel* note_ = nullptr;
+  QPushButton* resetEdits_ = nullptr;
+  QPushButton* compareEdits_ = nullptr;
+  QAction* resetEditsAction_ = nullptr;
   AttentionViewControls* viewControls_ = nullptr;
+  ShownValuesBox* shownValues_ = nullptr;
   HeatmapPlot* heatmap_ = nullptr;
+  HeatmapPlot* attributionPlot_ = nullptr;
   StepPanel* stepPanel_ = nullptr;
   QListWidget* beamList_ = nullptr;
   QSplitter* splitter_ = nullptr;
 
   QList<Translation> beamHypotheses_;
   QString beamKey_;
-  Translation shown_;         // what the heatmap draws, redrawn when the view controls change
-  QString shownKey_;          // the model that made shown_
-  QVector<int> forcedSteps_;  // the steps of shown_ the user forced (heatmap rows marked)
+  Translation shown_;          // what the heatmap draws, redrawn when the view controls change
+  QString shownKey_;           // the model that made shown_
+  bool sessionShown_ = false;  // shown_ is the session's (not a beam's or a file's)
+  QVector<int> forcedSteps_;   // the steps of shown_ the user forced (heatmap rows marked)
+  QCPColorGradient gradient_;
+  bool showValues_ = false;
 };
 
 }  // namespace attnscope::ui

@@ -196,6 +196,8 @@ QString DecodingToolBar::keysHelp() {
       "<tr><td><b>Ctrl+Shift+O</b></td><td>open an attention file (another tool's)</td></tr>"
       "<tr><td><b>Ctrl+Shift+E</b></td><td>export what the tab shows</td></tr>"
       "<tr><td><b>Ctrl+Shift+K</b></td><td>Compare all, and back</td></tr>"
+      "<tr><td><b>Ctrl+Shift+R</b></td><td>reset attention edits (drag a bar of the step "
+      "panel's attention, or right-click it, to edit)</td></tr>"
       "<tr><td><b>Ctrl+I</b></td><td>model info</td></tr>"
       "<tr><td><b>F1</b></td><td>these keys</td></tr></table>");
 }

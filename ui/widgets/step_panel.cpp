@@ -14,6 +14,14 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   heading_->setWordWrap(true);
   candidates_ = new CandidatesView(this);
   bars_ = new AttentionBars(this);
+  attentionLabel_ = new QLabel(this);
+  attentionLabel_->setWordWrap(true);
+  attributionLabel_ = new QLabel(this);
+  attributionLabel_->setWordWrap(true);
+  attributionBars_ = new AttentionBars(this);
+  attributionBars_->setObjectName(QStringLiteral("attributionBars"));
+  attributionBars_->setEditable(false, tr("An attribution is measured, not set: edit the "
+                                          "attention above and see what the output does"));
   entropy_ = new QLabel(this);
   entropy_->setToolTip(
       tr("Entropy of this step's attention: 0 when it looks at one word, "
@@ -23,11 +31,35 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(heading_);
   layout->addWidget(new QLabel(tr("Next-token candidates (click or Enter to force):"), this));
   layout->addWidget(candidates_, 1);
-  layout->addWidget(new QLabel(tr("Attention at this step:"), this));
+  layout->addWidget(attentionLabel_);
   layout->addWidget(bars_, 1);
   layout->addWidget(entropy_);
+  layout->addWidget(attributionLabel_);
+  layout->addWidget(attributionBars_, 1);
   connect(candidates_, &CandidatesView::candidateChosen, this, &StepPanel::candidateChosen);
+  setAttentionEdited(false);
+  showAttribution({}, {}, {}, false, {});
   showStep(nullptr, 0, {});
+}
+
+void StepPanel::setAttentionEdited(bool edited) {
+  attentionLabel_->setText(
+      edited ? tr("Attention at this step, <b>edited</b> (the model's own dashed):")
+             : tr("Attention at this step:"));
+}
+
+void StepPanel::showAttribution(const QString& title, const QStringList& sourceLabels,
+                                const std::vector<float>& row, bool signedValues,
+                                const QString& valueName, const QString& note) {
+  attributionLabel_->setVisible(!title.isEmpty());
+  attributionBars_->setVisible(!title.isEmpty() && note.isEmpty());
+  if (title.isEmpty()) return;
+  attributionLabel_->setText(note.isEmpty()
+                                 ? tr("%1 at this step:").arg(title.toHtmlEscaped())
+                                 : tr("%1: %2").arg(title.toHtmlEscaped(), note.toHtmlEscaped()));
+  attributionBars_->setSigned(signedValues);
+  attributionBars_->setValueName(valueName);
+  attributionBars_->setRow(sourceLabels, row);
 }
 
 QString StepPanel::pieceText(const QString& token, const QString& marker, bool words, bool first) {

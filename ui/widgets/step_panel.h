@@ -1,7 +1,8 @@
 #pragma once
 // What the model saw and weighed at one decoding step: the top-k candidates (click one or press
-// Enter to force it), the step's attention over the source, and the attention entropy. A subword
-// model's pieces are written without their raw marker, as words or pieces like the heatmap.
+// Enter to force it), the step's attention over the source (drag a bar or use its menu to edit
+// it), the chosen attribution's row beside it, and the attention entropy. A subword model's
+// pieces are written without their raw marker, as words or pieces like the heatmap.
 #include <attnscope/translation.h>
 
 #include <QLabel>
@@ -25,8 +26,17 @@ class StepPanel : public QWidget {
   /// rest of a word) "…ol"; in pieces, "▁hat" is "␣hat" ("hat" first in the sentence) and "ol"
   /// stays. Marker "@@": "cher@@" is "cher…" in words, as it is in pieces. Tokens in <…> stay.
   static QString pieceText(const QString& token, const QString& marker, bool words, bool first);
+  /// The chosen attribution's row at this step, titled (`title` empty: none shown); `note`
+  /// (empty: none) says why there is no row.
+  void showAttribution(const QString& title, const QStringList& sourceLabels,
+                       const std::vector<float>& row, bool signedValues, const QString& valueName,
+                       const QString& note = {});
+  /// The attention bars show an edited row (the model's own outlined): the label says so.
+  void setAttentionEdited(bool edited);
   CandidatesView* candidates() const { return candidates_; }
   AttentionBars* bars() const { return bars_; }
+  AttentionBars* attributionBars() const { return attributionBars_; }
+  QLabel* attributionLabel() const { return attributionLabel_; }
 
  Q_SIGNALS:
   void candidateChosen(const QString& token);
@@ -35,6 +45,9 @@ class StepPanel : public QWidget {
   QLabel* heading_ = nullptr;
   CandidatesView* candidates_ = nullptr;
   AttentionBars* bars_ = nullptr;
+  QLabel* attentionLabel_ = nullptr;
+  QLabel* attributionLabel_ = nullptr;
+  AttentionBars* attributionBars_ = nullptr;
   QLabel* entropy_ = nullptr;
 };
 

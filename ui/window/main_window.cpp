@@ -8,7 +8,6 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDragEnterEvent>
-#include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
@@ -72,12 +71,6 @@ MainWindow::~MainWindow() {
   workerThread_.quit();
   workerThread_.wait();
 }
-
-HeatmapPlot* MainWindow::heatmap() const { return translation_->heatmap(); }
-StepPanel* MainWindow::stepPanel() const { return translation_->stepPanel(); }
-AttentionViewControls* MainWindow::viewControls() const { return translation_->viewControls(); }
-QListWidget* MainWindow::beamList() const { return translation_->beamList(); }
-QLabel* MainWindow::outputLabel() const { return translation_->outputLabel(); }
 
 void MainWindow::createWidgets() {
   source_ = new HistoryLineEdit(this);
@@ -146,6 +139,7 @@ void MainWindow::createMenus() {
                   [this] { translation_->heatmap()->resetView(); });
   view->addAction(tr("&Compare all score functions"), QKeySequence(tr("Ctrl+Shift+K")), this,
                   [this] { showCompare(tabs_->currentWidget() != compare_); });
+  view->addAction(translation_->resetEditsAction());
   view->addSeparator();
   copyUnknown_ = view->addAction(tr("Copy &unknown words from the source"));
   copyUnknown_->setCheckable(true);
@@ -219,6 +213,9 @@ void MainWindow::wire() {
   compare_->setWorker(worker_);
   connect(compare_, &CompareView::compareRequested, this, &MainWindow::requestCompare);
   connect(compare_, &CompareView::resultShown, this, &MainWindow::compareUpdated);
+  connect(translation_, &TranslationView::compareEditsRequested, compare_, &CompareView::setEdits);
+  connect(translation_, &TranslationView::compareEditsRequested, this,
+          [this] { showCompare(true); });
   connect(corpus_, &CorpusView::errorOccurred, this, &MainWindow::showError);
   connect(train_, &TrainView::errorOccurred, this, &MainWindow::showError);
   connect(train_, &TrainView::openModel, this, [this](const QString& path) {
@@ -250,7 +247,7 @@ void MainWindow::wire() {
   connect(toolBar_->colormapBox(), &QComboBox::currentTextChanged, this,
           &MainWindow::applyColormap);
   connect(toolBar_->valuesBox(), &QCheckBox::toggled, this, [this](bool on) {
-    translation_->heatmap()->setShowValues(on);
+    translation_->setShowValues(on);
     compare_->setShowValues(on);
     heads_->setShowValues(on);
   });
@@ -442,7 +439,7 @@ void MainWindow::exportDialog() {
 
 void MainWindow::applyColormap(const QString& name) {
   const QCPColorGradient gradient = colormap(name);
-  translation_->heatmap()->setGradient(gradient);
+  translation_->setGradient(gradient);
   compare_->setGradient(gradient);
   heads_->setGradient(gradient);
   train_->setGradient(gradient);

@@ -7,6 +7,7 @@
 #include <QThread>
 
 #include "render/exporter.h"
+#include "tabs/translation_view.h"
 
 class QComboBox;
 class QLabel;
@@ -29,7 +30,6 @@ class HistoryLineEdit;
 class ModelList;
 class StepPanel;
 class TrainView;
-class TranslationView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -59,11 +59,11 @@ class MainWindow : public QMainWindow {
   // For tests and the benchmark: the widgets as they are.
   HistoryLineEdit* sourceEdit() const { return source_; }
   TranslationView* translationView() const { return translation_; }
-  HeatmapPlot* heatmap() const;
-  StepPanel* stepPanel() const;
-  AttentionViewControls* viewControls() const;
-  QListWidget* beamList() const;
-  QLabel* outputLabel() const;
+  HeatmapPlot* heatmap() const { return translation_->heatmap(); }
+  StepPanel* stepPanel() const { return translation_->stepPanel(); }
+  AttentionViewControls* viewControls() const { return translation_->viewControls(); }
+  QListWidget* beamList() const { return translation_->beamList(); }
+  QLabel* outputLabel() const { return translation_->outputLabel(); }
   CompareView* compareView() const { return compare_; }
   HeadsView* headsView() const { return heads_; }
   CorpusView* corpusView() const { return corpus_; }

@@ -35,6 +35,11 @@ class DecodingController : public QObject {
   void reset();
   /// Whether a token is forced anywhere on the current path.
   bool hasForced() const { return !request_.forced.isEmpty(); }
+  /// The forced tokens of the current path, by step.
+  const QMap<int, QString>& forced() const { return request_.forced; }
+  /// The session's sentence (empty without a session).
+  const QString& sentence() const { return request_.sentence; }
+  EngineWorker* worker() const { return worker_; }
   /// Emits `token` at step `row` instead of the argmax and decodes on to the end (what-if). The
   /// forced token stays part of the session: stepping back over it and forward again replays it.
   void force(int row, const QString& token);

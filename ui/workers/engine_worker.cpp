@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/what_if_text.h"
+
 namespace attnscope::ui {
 namespace {
 constexpr int kTopK = 5;  // candidates per step, as the step panel lists them
@@ -22,6 +24,10 @@ EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {
   qRegisterMetaType<attnscope::ui::SessionSnapshot>();
   qRegisterMetaType<attnscope::ui::CompareResult>();
   qRegisterMetaType<attnscope::ui::CompareTarget>();
+  qRegisterMetaType<attnscope::ui::CompareEdits>();
+  qRegisterMetaType<attnscope::ui::ExplainSupport>();
+  qRegisterMetaType<attnscope::ui::AttributionResult>();
+  qRegisterMetaType<attnscope::ui::EditResult>();
 }
 
 EngineWorker::~EngineWorker() = default;
@@ -123,6 +129,12 @@ void EngineWorker::showSession(quint64 generation, const SessionRequest& request
       sessionKey_ = request.modelKey;
       sessionForced_.clear();
       sessionLength_ = -1;
+      ExplainSupport support;
+      for (AttributionMethod method : attribution_methods())
+        support.methods.insert(static_cast<int>(method),
+                               QString::fromStdString(attribution_support(model, method)));
+      support.editing = QString::fromStdString(edit_support(model));
+      Q_EMIT supportFound(request.modelKey, support);
     }
     // Keep the steps the session and the request agree on: greedy decoding is deterministic, so
     // only a differing forced token invalidates the steps from its index on.
@@ -172,7 +184,7 @@ void EngineWorker::translateBeam(quint64 generation, const QString& key, const Q
 }
 
 void EngineWorker::compare(quint64 generation, const QStringList& keys, const QString& sentence,
-                           const CompareTarget& target, bool words) {
+                           const CompareTarget& target, bool words, const CompareEdits& edits) {
   constexpr Channel kCompare = Channel::Compare;
   if (obsolete(generation, kCompare)) return;
   guarded([&] {
@@ -195,6 +207,11 @@ void EngineWorker::compare(quint64 generation, const QStringList& keys, const QS
       const Translation t = target.kind == CompareTarget::Kind::OwnTranslations
                                 ? model.translate(source, decoding)
                                 : model.force_decode(source, common, UnknownWords::kKeep);
+      if (!edits.edits.empty() && target.kind == CompareTarget::Kind::OwnTranslations) {
+        compareEdited(model, source, t, edits, words, keys[i], result);
+        Q_EMIT compareProgress(generation, i + 1, keys.size());
+        continue;
+      }
       // Words for a subword model by default, as in the main view: the grid's word models
       // show words, and on a common target every plot then has the same rows.
       AttentionView view;
@@ -205,6 +222,113 @@ void EngineWorker::compare(quint64 generation, const QStringList& keys, const QS
     }
     Q_EMIT compareReady(generation, result);
   });
+}
+
+void EngineWorker::compareEdited(const Translator& model, const std::string& source,
+                                 const Translation& own, const CompareEdits& edits, bool words,
+                                 const QString& key, CompareResult& result) const {
+  AttentionView view;
+  view.words = words;
+  QString reason = QString::fromStdString(edit_support(model));
+  // Uniform and shuffled rows fit any source; an edit naming positions needs the same tokens.
+  const bool positional =
+      std::any_of(edits.edits.begin(), edits.edits.end(), [](const AttentionEdit& e) {
+        return e.kind != AttentionEdit::Kind::kUniform && e.kind != AttentionEdit::Kind::kShuffle;
+      });
+  const std::vector<std::string>& tokens = own.source.tokens;
+  if (reason.isEmpty() && positional && tokens != edits.sourceTokens)
+    reason = tokens.size() != edits.sourceTokens.size()
+                 ? QObject::tr("it reads the sentence as %1 tokens, the edit counts %2 (%3's)")
+                       .arg(tokens.size())
+                       .arg(edits.sourceTokens.size())
+                       .arg(edits.madeOn)
+                 : QObject::tr("its source tokens are not %1's, which the edit's positions count")
+                       .arg(edits.madeOn);
+  if (reason.isEmpty()) {
+    try {
+      TranslationOptions options;
+      options.unknown_words = unknownWords_;
+      const EditedTranslation edited =
+          translate_with_edits(model, source, WhatIf{edits.edits, {}}, options);
+      result.matrices << AttentionMatrix::fromTranslation(edited.translation, key, view);
+      result.translations << QString::fromStdString(edited.translation.text());
+      result.whatIf << whatIfHtml(own, edited.translation);
+      result.editFits << true;
+      return;
+    } catch (const std::exception& e) {
+      reason = QString::fromStdString(e.what());
+    }
+  }
+  result.matrices << AttentionMatrix::fromTranslation(own, key, view);
+  result.translations << QString::fromStdString(own.text());
+  result.whatIf << reason;
+  result.editFits << false;
+}
+
+Translation EngineWorker::forcedPath(const Translator& model, const QString& sentence,
+                                     const QMap<int, QString>& forced) const {
+  const auto session = model.start(sentence.toStdString(), 1, UnknownWords::kKeep);
+  while (!session->finished()) {
+    const int at = static_cast<int>(session->steps().size());
+    if (const auto token = forced.find(at); token != forced.cend())
+      session->force(token->toStdString());
+    else
+      session->step();
+  }
+  Translation path = session->translation();
+  if (unknownWords_ == UnknownWords::kCopy) copy_unknown_words(path);
+  return path;
+}
+
+void EngineWorker::attribute(quint64 generation, const AttributionRequest& request) {
+  constexpr Channel kChannel = Channel::Attribution;
+  if (obsolete(generation, kChannel)) return;
+  AttributionResult result;
+  result.request = request;
+  set_thread_count(kDecodingThreads);
+  try {
+    const Translator& model = translator(request.modelKey);
+    const std::string reason = attribution_support(model, request.method);
+    if (!reason.empty()) throw std::runtime_error(reason);
+    AttributionOptions options;
+    options.method = request.method;
+    options.ig_steps = request.igSteps;
+    std::optional<std::string> target;
+    // Forced tokens lead elsewhere than greedy search: that path, to its end, is explained.
+    if (!request.forced.isEmpty())
+      target = forcedPath(model, request.sentence, request.forced).text();
+    result.attribution =
+        attnscope::attribute(model, request.sentence.toStdString(), options, target);
+  } catch (const std::exception& e) {
+    // Shown where the attribution would be, not as a dialog: the attention stays usable.
+    result.error = QString::fromStdString(e.what());
+  }
+  if (!obsolete(generation, kChannel)) Q_EMIT attributionReady(generation, result);
+}
+
+void EngineWorker::decodeEdits(quint64 generation, const EditRequest& request) {
+  constexpr Channel kChannel = Channel::Edit;
+  if (obsolete(generation, kChannel)) return;
+  EditResult result;
+  set_thread_count(kDecodingThreads);
+  try {
+    const Translator& model = translator(request.modelKey);
+    const std::string reason = edit_support(model);
+    if (!reason.empty()) throw std::runtime_error(reason);
+    TranslationOptions options;
+    options.unknown_words = unknownWords_;
+    std::map<int, std::string> forced;
+    for (auto it = request.forced.cbegin(); it != request.forced.cend(); ++it)
+      forced.emplace(it.key(), it.value().toStdString());
+    const std::string sentence = request.sentence.toStdString();
+    result.original =
+        translate_with_edits(model, sentence, WhatIf{{}, forced}, options).translation;
+    result.edited = translate_with_edits(model, sentence, WhatIf{request.edits, forced}, options);
+  } catch (const std::exception& e) {
+    // Shown in place of the what-if line, not as a dialog: a refused edit is an answer too.
+    result.error = QString::fromStdString(e.what());
+  }
+  if (!obsolete(generation, kChannel)) Q_EMIT editReady(generation, result);
 }
 
 }  // namespace attnscope::ui

@@ -25,8 +25,9 @@ class EngineWorker : public QObject {
   explicit EngineWorker(QObject* parent = nullptr);
   ~EngineWorker() override;
 
-  // The main view and the compare grid have independent request streams.
-  enum class Channel { Main = 0, Compare = 1 };
+  // The main view, the compare grid, the main view's attributions and its attention edits have
+  // independent request streams.
+  enum class Channel { Main = 0, Compare = 1, Attribution = 2, Edit = 3 };
 
   // Called from the GUI thread: a newer request makes queued older ones of its channel obsolete,
   // and cancel() stops the running one at its next check.
@@ -45,8 +46,13 @@ class EngineWorker : public QObject {
   void showSession(quint64 generation, const SessionRequest& request);
   void translateBeam(quint64 generation, const QString& key, const QString& sentence, int beam);
   /// Every model of `keys` on `sentence`; subword models in words (pieces merged) or pieces.
+  /// With `edits` (own translations only), each model's what-if instead of its own decoding.
   void compare(quint64 generation, const QStringList& keys, const QString& sentence,
-               const CompareTarget& target, bool words);
+               const CompareTarget& target, bool words, const CompareEdits& edits = {});
+  /// The attribution of a session's path (attributionReady; its error says why there is none).
+  void attribute(quint64 generation, const AttributionRequest& request);
+  /// A session's path decoded with attention edits (editReady; its error says why not).
+  void decodeEdits(quint64 generation, const EditRequest& request);
 
  Q_SIGNALS:
   /// The shipped models found, and their files (the same order).
@@ -59,6 +65,10 @@ class EngineWorker : public QObject {
   void beamReady(quint64 generation, const QList<attnscope::Translation>& hypotheses);
   void compareReady(quint64 generation, const attnscope::ui::CompareResult& result);
   void compareProgress(quint64 generation, int done, int total);
+  void attributionReady(quint64 generation, const attnscope::ui::AttributionResult& result);
+  void editReady(quint64 generation, const attnscope::ui::EditResult& result);
+  /// What model `key` supports of attribution and editing; sent when a session starts on it.
+  void supportFound(const QString& key, const attnscope::ui::ExplainSupport& support);
   void errorOccurred(const QString& message);
   /// A main-channel request ended in errorOccurred instead of its result.
   void requestFailed(quint64 generation);
@@ -70,6 +80,14 @@ class EngineWorker : public QObject {
     return generation < latest_[index(channel)].load();
   }
   void rewindTo(int steps);
+  // The greedy path `forced` leads `model` on, to its end, unknown words copied as the app
+  // shows them.
+  Translation forcedPath(const Translator& model, const QString& sentence,
+                         const QMap<int, QString>& forced) const;
+  // Model `key`'s what-if under `edits`, as the compare grid shows it: its matrix and its line.
+  void compareEdited(const Translator& model, const std::string& source, const Translation& own,
+                     const CompareEdits& edits, bool words, const QString& key,
+                     CompareResult& result) const;
   void publishSession(quint64 generation);
   template <typename Work>
   bool guarded(Work&& work);
@@ -82,7 +100,7 @@ class EngineWorker : public QObject {
   QString sessionKey_;
   QMap<int, QString> sessionForced_;  // the forced steps session_ holds now
   int sessionLength_ = -1;            // steps to the end of the path sessionForced_ leads on
-  std::atomic<quint64> latest_[2] = {0, 0};
+  std::atomic<quint64> latest_[4] = {0, 0, 0, 0};
   UnknownWords unknownWords_ = UnknownWords::kCopy;
 };
 

@@ -1,0 +1,470 @@
+// QtTest (offscreen) of issue 30 in the window: the Translation tab's Show selector (attention or
+// an attribution, alone or side by side), the step panel's two bars, attention edited by
+// dragging a bar or from its context menu with the what-if line, Reset edits, the `none` model,
+// a model that cannot give gradients, the same edit across every model in Compare all, and
+// exports that say what they show.
+#include <attnscope/explanation.h>
+#include <attnscope/translator.h>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QStandardItemModel>
+#include <QTabWidget>
+#include <QtTest>
+#include <cmath>
+
+#include "core/app_settings.h"
+#include "engine/scripted_modules.h"
+#include "engine/test_models.h"
+#include "plots/attention_bars.h"
+#include "plots/heatmap_plot.h"
+#include "tabs/compare_view.h"
+#include "tabs/translation_view.h"
+#include "ui/fixture.h"
+#include "widgets/shown_values_box.h"
+#include "widgets/step_panel.h"
+#include "workers/explanation_controller.h"
+
+using namespace attnscope::ui;
+using attnscope::AttentionEdit;
+using attnscope::AttributionMethod;
+using attnscope::ui::test::sameWeights;
+
+namespace {
+// Long enough that the untrained test models decode several steps.
+const QString kSentence = QStringLiteral("a b c d e");
+constexpr int kEditedStep = 1;  // the second step
+
+// `m` holds `expected`'s values (NaN where it has none), to float precision: the window's
+// engine thread may sum in another order than this one.
+bool closeValues(const AttentionMatrix& m, const std::vector<std::vector<float>>& expected) {
+  UI_COMPARE(m.rows(), static_cast<int>(expected.size()));
+  for (int r = 0; r < m.rows(); ++r)
+    for (int c = 0; c < m.columns(); ++c) {
+      const double want = expected[r][c], got = m.weights[r][c];
+      UI_VERIFY2(
+          std::isnan(want) ? std::isnan(got) : std::abs(got - want) <= 1e-4 * (1 + std::abs(want)),
+          qPrintable(QStringLiteral("row %1, column %2: %3, expected %4")
+                         .arg(r)
+                         .arg(c)
+                         .arg(got)
+                         .arg(want)));
+    }
+  return true;
+}
+}  // namespace
+
+class ExplanationViewTest : public test::WindowTest {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase();
+  void init();
+  void cleanup();
+  void showSwitchesTheHeatmapToTheMethodAndSaysSo();
+  void sideBySideShowsAttentionAndTheMethodEachOnItsScale();
+  void leaveOneOutMarksTheEndTokenAsNoValue();
+  void theStepPanelShowsBothBars();
+  void theChoiceIsRemembered();
+  void aModelWithoutGradientsOffersThemDisabledWithTheReason();
+  void draggingABarShowsTheWhatIfLine();
+  void theContextMenuEditsTheStep();
+  void resetEditsReturnsToTheModelsOwn();
+  void theNoneModelHasAttributionsButNoBarsToEdit();
+  void compareTriesTheEditOnEveryModel();
+  void aSideBySideExportHasBothAndNamesTheMethod();
+
+ private:
+  TranslationView* view() const { return window_->translationView(); }
+  ExplanationController* explanation() const { return view()->explanation(); }
+  AttentionBars* bars() const { return window_->stepPanel()->bars(); }
+  // Chooses `method` in Show (nothing: attention) and waits for its answer.
+  bool show(std::optional<AttributionMethod> method, bool beside = false);
+  // Selects step `step` as a click on its heatmap row does.
+  bool selectStep(int step);
+  // Waits until the what-if line shows a decoded answer; returns its text.
+  QString decodedWhatIf();
+  // The engine's own what-if of `sentence` with `edits` on the listed model `model`.
+  attnscope::Translation engineWhatIf(const QString& model,
+                                      const std::vector<AttentionEdit>& edits);
+
+  QTemporaryDir files_;
+};
+
+void ExplanationViewTest::initTestCase() { QVERIFY(setUpModels({"additive", "general", "none"})); }
+
+void ExplanationViewTest::init() {
+  AppSettings settings;
+  settings.setShownValues("attention");
+  settings.setSideBySide(false);
+  QVERIFY(showWindow("additive"));
+}
+
+void ExplanationViewTest::cleanup() { closeWindow(); }
+
+bool ExplanationViewTest::show(std::optional<AttributionMethod> method, bool beside) {
+  view()->shownValues()->setSideBySide(beside);
+  view()->shownValues()->setMethod(method);
+  if (!method) return true;
+  UI_VERIFY(QTest::qWaitFor(
+      [&] { return !explanation()->attributionBusy() && explanation()->attribution(); }, 20000));
+  return true;
+}
+
+bool ExplanationViewTest::selectStep(int step) {
+  Q_EMIT window_->heatmap()->rowClicked(window_->heatmap()->matrix().rowOf(step));
+  UI_COMPARE(window_->controller()->shownRow(), step);
+  return true;
+}
+
+QString ExplanationViewTest::decodedWhatIf() {
+  static_cast<void>(QTest::qWaitFor(
+      [&] { return !explanation()->editBusy() && explanation()->whatIf().has_value(); }, 10000));
+  return view()->whatIfLabel()->text();
+}
+
+attnscope::Translation ExplanationViewTest::engineWhatIf(const QString& model,
+                                                         const std::vector<AttentionEdit>& edits) {
+  const attnscope::Translator translator(modelPath(model).toStdString());
+  return attnscope::translate_with_edits(translator, kSentence.toStdString(),
+                                         attnscope::WhatIf{edits, {}})
+      .translation;
+}
+
+void ExplanationViewTest::showSwitchesTheHeatmapToTheMethodAndSaysSo() {
+  QVERIFY(translate(kSentence));
+  const AttentionMatrix attention = window_->heatmap()->matrix();
+  QVERIFY(showsTranslationOf(kSentence, "additive"));
+  QVERIFY(show(AttributionMethod::kIntegratedGradients));
+  const AttentionMatrix& shown = window_->heatmap()->matrix();
+  QVERIFY2(shown.title.startsWith("integrated gradients (32 steps): completeness gap "),
+           qPrintable(shown.title));
+  QCOMPARE(shown.targetTokens, attention.targetTokens);
+  QCOMPARE(shown.sourceTokens, attention.sourceTokens);
+  // The engine's own values, not the attention's.
+  attnscope::AttributionOptions options;
+  const attnscope::Attribution expected = attnscope::attribute(
+      attnscope::Translator(modelPath("additive").toStdString()), kSentence.toStdString(), options);
+  QVERIFY(closeValues(shown, expected.values));
+  bool differs = false;
+  for (int r = 0; r < shown.rows(); ++r)
+    for (int c = 0; c < shown.columns(); ++c)
+      differs = differs || std::abs(shown.weights[r][c] - attention.weights[r][c]) > 1e-4;
+  QVERIFY(differs);
+  // Signed values: a scale centred on 0.
+  QVERIFY(window_->heatmap()->isSigned());
+  QCOMPARE(window_->heatmap()->dataRange().lower, -window_->heatmap()->dataRange().upper);
+  QVERIFY(window_->heatmap()
+              ->toolTipAt(window_->heatmap()->rect().center())
+              .contains("share of log p: "));
+
+  QVERIFY(show(AttributionMethod::kGradient));
+  QCOMPARE(window_->heatmap()->matrix().title, QString("gradient"));
+  QVERIFY(!window_->heatmap()->isSigned());  // a norm: from 0, on the user's colormap
+  QVERIFY(show(std::nullopt));
+  QVERIFY(sameWeights(window_->heatmap()->matrix(),
+                      engineTranslation(kSentence, "additive").attention));
+}
+
+void ExplanationViewTest::sideBySideShowsAttentionAndTheMethodEachOnItsScale() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(show(AttributionMethod::kGradientTimesInput, true));
+  QVERIFY(view()->attributionPlot()->isVisible());
+  QCOMPARE(window_->heatmap()->matrix().title, QString("attention"));
+  QVERIFY(sameWeights(window_->heatmap()->matrix(),
+                      engineTranslation(kSentence, "additive").attention));
+  QCOMPARE(view()->attributionPlot()->matrix().title, QString("gradient × input"));
+  QCOMPARE(view()->attributionPlot()->matrix().rows(), window_->heatmap()->matrix().rows());
+  QVERIFY(!window_->heatmap()->isSigned());
+  QVERIFY(view()->attributionPlot()->isSigned());
+  QVERIFY(window_->heatmap()->dataRange().lower == 0.0);
+  // Unticked, the heatmap shows the method alone.
+  view()->shownValues()->setSideBySide(false);
+  QVERIFY(!view()->attributionPlot()->isVisible());
+  QCOMPARE(window_->heatmap()->matrix().title, QString("gradient × input"));
+}
+
+void ExplanationViewTest::leaveOneOutMarksTheEndTokenAsNoValue() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(show(AttributionMethod::kLeaveOneOut));
+  HeatmapPlot* plot = window_->heatmap();
+  const AttentionMatrix& m = plot->matrix();
+  QCOMPARE(m.title, QString("leave one out"));
+  QCOMPARE(m.sourceTokens.last(), QString("</s>"));
+  for (int r = 0; r < m.rows(); ++r) {
+    QVERIFY(std::isnan(m.weights[r].last()));
+    QVERIFY(!std::isnan(m.weights[r].first()));
+  }
+  QCOMPARE(plot->noValueCells(), m.rows());
+  plot->replot();
+  const QPoint endCell(static_cast<int>(plot->xAxis->coordToPixel(m.columns() - 1)),
+                       static_cast<int>(plot->yAxis->coordToPixel(0)));
+  const QString tip = plot->toolTipAt(endCell);
+  QVERIFY2(tip.contains("no value: leave one out") && tip.contains("end token"), qPrintable(tip));
+}
+
+void ExplanationViewTest::theStepPanelShowsBothBars() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(show(AttributionMethod::kIntegratedGradients));
+  QVERIFY(selectStep(kEditedStep));
+  StepPanel* panel = window_->stepPanel();
+  QVERIFY(panel->attributionBars()->isVisible());
+  QVERIFY(panel->attributionLabel()->text().startsWith("integrated gradients at this step"));
+  const std::vector<float>& row = panel->attributionBars()->row();
+  const AttentionMatrix& shown = window_->heatmap()->matrix();
+  QCOMPARE(static_cast<int>(row.size()), shown.columns());
+  for (int c = 0; c < shown.columns(); ++c)
+    QVERIFY(std::abs(row[c] - shown.weights[kEditedStep][c]) < 1e-6);
+  QCOMPARE(bars()->row().size(), row.size());  // the attention's, over the same tokens
+  QVERIFY(show(std::nullopt));
+  QVERIFY(!panel->attributionBars()->isVisible());
+}
+
+void ExplanationViewTest::theChoiceIsRemembered() {
+  view()->shownValues()->setSideBySide(true);
+  view()->shownValues()->setMethod(AttributionMethod::kLeaveOneOut);
+  QCOMPARE(AppSettings().shownValues(), QString("loo"));
+  QVERIFY(AppSettings().sideBySide());
+  ShownValuesBox again;
+  QCOMPARE(again.method(), std::optional<AttributionMethod>(AttributionMethod::kLeaveOneOut));
+  QVERIFY(again.sideBySide());
+}
+
+void ExplanationViewTest::aModelWithoutGradientsOffersThemDisabledWithTheReason() {
+  const std::string path = attnscope::testing::write_scripted_module({}, "plain");
+  QVERIFY(openModel(QString::fromStdString(path)));
+  QVERIFY(translate("a b c"));
+  QComboBox* box = view()->shownValues()->showBox();
+  auto* items = qobject_cast<QStandardItemModel*>(box->model());
+  QVERIFY(items != nullptr);
+  for (AttributionMethod method : attnscope::attribution_methods()) {
+    const int i = box->findData(static_cast<int>(method));
+    const bool gradient = method != AttributionMethod::kLeaveOneOut;
+    QCOMPARE(items->item(i)->isEnabled(), !gradient);
+    const QString tip = box->itemData(i, Qt::ToolTipRole).toString();
+    if (gradient)
+      QVERIFY2(tip.startsWith("Not for this model: ") && tip.contains("embed"), qPrintable(tip));
+  }
+  // Leave one out needs no gradient: it works for the module.
+  QVERIFY(show(AttributionMethod::kLeaveOneOut));
+  QCOMPARE(window_->heatmap()->matrix().title, QString("leave one out"));
+  QVERIFY(window_->heatmap()->matrix().rows() > 0);
+}
+
+void ExplanationViewTest::draggingABarShowsTheWhatIfLine() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(selectStep(kEditedStep));
+  QVERIFY(!view()->whatIfLabel()->isVisible());
+  QVERIFY(bars()->isEditable());
+  bars()->replot();
+  const std::vector<float> own = bars()->row();
+  const int bar = 2;
+  QTest::mousePress(bars(), Qt::LeftButton, {}, bars()->positionOf(bar, own[bar] / 2));
+  QTest::mouseMove(bars(), bars()->positionOf(bar, 0.5));
+  QTest::mouseMove(bars(), bars()->positionOf(bar, 0.9));
+  QTest::mouseRelease(bars(), Qt::LeftButton, {}, bars()->positionOf(bar, 0.9));
+  const QString line = decodedWhatIf();
+  QVERIFY(view()->whatIfLabel()->isVisible());
+  QVERIFY2(line.contains("What if") && line.contains("step 2: weights set"), qPrintable(line));
+  // The edit: the dragged word at about 0.9, the rest scaled to fill 0.1.
+  QCOMPARE(explanation()->edits().size(), size_t{1});
+  const AttentionEdit& edit = explanation()->edits().at(kEditedStep);
+  QCOMPARE(edit.kind, AttentionEdit::Kind::kWeights);
+  QVERIFY(std::abs(edit.weights[bar] - 0.9) < 0.05);
+  double rest = 0, ownRest = 0;
+  for (int i = 0; i < static_cast<int>(own.size()); ++i)
+    if (i != bar) {
+      rest += edit.weights[i];
+      ownRest += own[i];
+    }
+  QVERIFY(std::abs(rest + edit.weights[bar] - 1.0) < 1e-5);
+  QVERIFY(std::abs(edit.weights[0] / rest - own[0] / ownRest) < 1e-4);
+  // The line holds the engine's what-if; the bars keep the edited row, the own one outlined.
+  const QString words =
+      QString::fromStdString(engineWhatIf("additive", explanation()->editList()).text());
+  QVERIFY2(QTextDocumentFragment::fromHtml(line).toPlainText().contains(words),
+           qPrintable(line + " / " + words));
+  QVERIFY(std::abs(bars()->row()[bar] - edit.weights[bar]) < 1e-5);
+  QVERIFY(window_->heatmap()->isEdited(window_->heatmap()->matrix().rowOf(kEditedStep)));
+  // Dragging again changes the line.
+  QTest::mousePress(bars(), Qt::LeftButton, {}, bars()->positionOf(0, 0.2));
+  QTest::mouseMove(bars(), bars()->positionOf(0, 0.6));
+  QTest::mouseRelease(bars(), Qt::LeftButton, {}, bars()->positionOf(0, 1.0));
+  QTRY_VERIFY(std::abs(explanation()->edits().at(kEditedStep).weights[0] - 1.0) < 0.02);
+  const QString after = decodedWhatIf();
+  QVERIFY(!after.isEmpty());
+  const QString onlyFirst =
+      QString::fromStdString(engineWhatIf("additive", explanation()->editList()).text());
+  QVERIFY2(QTextDocumentFragment::fromHtml(after).toPlainText().contains(onlyFirst),
+           qPrintable(after));
+}
+
+void ExplanationViewTest::theContextMenuEditsTheStep() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(selectStep(kEditedStep));
+  const auto trigger = [&](const QString& start) {
+    bars()->replot();  // laid out as shown: the label above may have wrapped
+    std::unique_ptr<QMenu> menu(bars()->contextMenuAt(bars()->positionOf(1, 0.05)));
+    for (QAction* action : menu->actions())
+      if (action->text().startsWith(start)) {
+        UI_VERIFY(action->isEnabled());
+        action->trigger();
+        return true;
+      }
+    UI_VERIFY2(false, qPrintable(start));
+    return false;
+  };
+  const QString token = window_->heatmap()->matrix().sourceTokens[1];
+  QVERIFY(trigger("Zero '" + token + "'"));
+  QCOMPARE(explanation()->edits().at(kEditedStep).kind, AttentionEdit::Kind::kZero);
+  QCOMPARE(explanation()->edits().at(kEditedStep).positions, std::vector<int>{1});
+  QVERIFY(decodedWhatIf().contains("step 2: zero '" + token + "'"));
+  QVERIFY(std::abs(bars()->row()[1]) < 1e-6);  // the bars show the edited row
+  QVERIFY(trigger("Only '" + token + "'"));
+  QCOMPARE(explanation()->edits().at(kEditedStep).kind, AttentionEdit::Kind::kOneHot);
+  QVERIFY(decodedWhatIf().contains("step 2: all on '" + token + "'"));
+  QVERIFY(std::abs(bars()->row()[1] - 1.0) < 1e-6);
+  QVERIFY(trigger("Uniform"));
+  QCOMPARE(explanation()->edits().at(kEditedStep).kind, AttentionEdit::Kind::kUniform);
+  QVERIFY(decodedWhatIf().contains("step 2: uniform"));
+  QVERIFY(trigger("Shuffle"));
+  QCOMPARE(explanation()->edits().at(kEditedStep).kind, AttentionEdit::Kind::kShuffle);
+  QVERIFY(decodedWhatIf().contains("step 2: shuffled"));
+  QCOMPARE(explanation()->edits().size(), size_t{1});  // one edit per step, the last one
+  // The engine's what-if of the same edit, in the line.
+  const QString words =
+      QString::fromStdString(engineWhatIf("additive", explanation()->editList()).text());
+  QVERIFY(
+      QTextDocumentFragment::fromHtml(view()->whatIfLabel()->text()).toPlainText().contains(words));
+  // The heatmap's row label says the step was edited, and so does its hover.
+  const auto ticker = qSharedPointerCast<QCPAxisTickerText>(window_->heatmap()->yAxis->ticker());
+  const int row = window_->heatmap()->matrix().rowOf(kEditedStep);
+  QVERIFY(ticker->ticks().value(row).endsWith("(edited)"));
+}
+
+void ExplanationViewTest::resetEditsReturnsToTheModelsOwn() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(selectStep(kEditedStep));
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Uniform, 0);
+  QVERIFY(!decodedWhatIf().isEmpty());
+  QVERIFY(view()->whatIfLabel()->isVisible());
+  // The shortcut, from the input line (no text box uses it).
+  window_->activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+  window_->sourceEdit()->setFocus();
+  QTest::keyClick(window_->sourceEdit(), Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+  QVERIFY(!explanation()->hasEdits());
+  QVERIFY(!view()->whatIfLabel()->isVisible());
+  QVERIFY(!window_->heatmap()->isEdited(window_->heatmap()->matrix().rowOf(kEditedStep)));
+  QVERIFY(sameWeights(window_->heatmap()->matrix(),
+                      engineTranslation(kSentence, "additive").attention));
+  QCOMPARE(bars()->row(), window_->controller()->snapshot()->steps[kEditedStep].attention);
+  // And the button.
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Zero, 0);
+  QVERIFY(!decodedWhatIf().isEmpty());
+  QTest::mouseClick(view()->resetEditsButton(), Qt::LeftButton);
+  QVERIFY(!explanation()->hasEdits());
+  QVERIFY(!view()->whatIfLabel()->isVisible());
+  // A new sentence starts without edits.
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Uniform, 0);
+  QVERIFY(explanation()->hasEdits());
+  QVERIFY(translate("a b c"));
+  QVERIFY(!explanation()->hasEdits());
+}
+
+void ExplanationViewTest::theNoneModelHasAttributionsButNoBarsToEdit() {
+  window_->selectModel("none");
+  QTRY_COMPARE(window_->modelBox()->currentText(), QString("none"));
+  QVERIFY(translate(kSentence));
+  QVERIFY(window_->heatmap()->matrix().noAttention);
+  QVERIFY(selectStep(kEditedStep));
+  QVERIFY(!bars()->isEditable());
+  std::unique_ptr<QMenu> menu(bars()->contextMenuAt(bars()->rect().center()));
+  QCOMPARE(menu->actions().size(), 1);
+  QVERIFY(!menu->actions()[0]->isEnabled());
+  QVERIFY2(menu->actions()[0]->text().startsWith("No attention to edit"),
+           qPrintable(menu->actions()[0]->text()));
+  // Its attributions show, and say that the model has no attention.
+  QVERIFY(show(AttributionMethod::kIntegratedGradients, true));
+  QVERIFY(window_->heatmap()->matrix().noAttention);
+  const AttentionMatrix& attributed = view()->attributionPlot()->matrix();
+  QVERIFY(!attributed.noAttention);
+  QVERIFY(attributed.rows() > 0);
+  QVERIFY(attributed.title.startsWith("integrated gradients"));
+  QVERIFY(window_->stepPanel()->attributionBars()->isVisible());
+  QLabel* note = nullptr;
+  for (QLabel* label : view()->findChildren<QLabel*>())
+    if (label->isVisible() && label->text().contains("no attention")) note = label;
+  QVERIFY(note != nullptr);
+}
+
+void ExplanationViewTest::compareTriesTheEditOnEveryModel() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(selectStep(kEditedStep));
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Zero, 1);
+  QVERIFY(!decodedWhatIf().isEmpty());
+  QSignalSpy shown(window_.get(), &MainWindow::compareUpdated);
+  QTest::mouseClick(view()->compareEditsButton(), Qt::LeftButton);
+  QCOMPARE(window_->tabs()->currentWidget(), window_->compareView());
+  QTRY_VERIFY_WITH_TIMEOUT(
+      !shown.isEmpty() && window_->compareView()->statusText().contains("edited attention"), 20000);
+  CompareView* compare = window_->compareView();
+  const QString status = compare->statusText();
+  int fitted = 0;
+  for (int i = 0; i < compare->models().size(); ++i) {
+    const QString key = compare->models()[i];
+    const QString title = compare->plots()[i]->matrix().title;
+    QVERIFY2(title.startsWith(key), qPrintable(title));
+    if (key == "none" || key == "dot") {
+      // none cannot be edited; the shipped dot reads the sentence in pieces, not these words.
+      QVERIFY2(title.endsWith("\nedit does not fit"), qPrintable(title));
+      QVERIFY2(status.contains("<b>" + key + "</b>: <i>"), qPrintable(status));
+    } else if (key == "additive" || key == "general") {
+      ++fitted;
+      QVERIFY2(title.contains("\nwhat if: "), qPrintable(title));
+      const QString words =
+          QString::fromStdString(engineWhatIf(key, explanation()->editList()).text());
+      QVERIFY2(QTextDocumentFragment::fromHtml(status).toPlainText().contains(key + ": " + words),
+               qPrintable(status));
+    }
+  }
+  QCOMPARE(fitted, 2);
+  QVERIFY2(status.contains("<b>none</b>: <i>"), qPrintable(status));
+  // Cleared: every model's own decoding again.
+  QSignalSpy again(window_.get(), &MainWindow::compareUpdated);
+  QTest::mouseClick(compare->clearEditsButton(), Qt::LeftButton);
+  QVERIFY(again.wait(20000));
+  QVERIFY(!compare->plots()[0]->matrix().title.contains("what if"));
+}
+
+void ExplanationViewTest::aSideBySideExportHasBothAndNamesTheMethod() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(show(AttributionMethod::kIntegratedGradients, true));
+  const QString json = files_.filePath("both.json");
+  window_->exportTo(json, ExportOptions{});
+  QFile file(json);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const QJsonArray heatmaps =
+      QJsonDocument::fromJson(file.readAll()).object()["heatmaps"].toArray();
+  QCOMPARE(heatmaps.size(), 2);
+  QCOMPARE(heatmaps[0].toObject()["model"].toString(), QString("attention"));
+  QVERIFY(heatmaps[1].toObject()["model"].toString().startsWith("integrated gradients (32 steps)"));
+  const QString png = files_.filePath("both.png");
+  window_->exportTo(png, ExportOptions{QSize(1200, 500)});
+  QImage image(png);
+  QCOMPARE(image.size(), QSize(1200, 500));
+  // Alone, the method's one heatmap.
+  view()->shownValues()->setSideBySide(false);
+  window_->exportTo(json, ExportOptions{});
+  file.close();  // the export replaced the file
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const QJsonObject one = QJsonDocument::fromJson(file.readAll()).object();
+  QVERIFY(one["model"].toString().startsWith("integrated gradients"));
+}
+
+QTEST_MAIN(ExplanationViewTest)
+#include "explanation_view_test.moc"

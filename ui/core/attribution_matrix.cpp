@@ -1,0 +1,69 @@
+#include "core/attribution_matrix.h"
+
+#include <attnscope/word_view.h>
+
+#include <QObject>
+
+namespace attnscope::ui {
+
+QString attributionTitle(const Attribution& a) {
+  const QString method = QString::fromStdString(attribution_method_title(a.method));
+  if (a.method != AttributionMethod::kIntegratedGradients) return method;
+  return QObject::tr("%1 (%2 steps): completeness gap %3")
+      .arg(method)
+      .arg(a.ig_steps)
+      .arg(QString::number(a.completeness_gap(), 'f', 3));
+}
+
+bool isSignedMethod(AttributionMethod method) { return method != AttributionMethod::kGradient; }
+
+QString noValueReason(AttributionMethod method) {
+  if (method == AttributionMethod::kLeaveOneOut)
+    return QObject::tr(
+        "leave one out removes a word and compares; the appended end token is not a word to "
+        "remove (nor is the only word of a one-word sentence)");
+  return QObject::tr("the method gives no value here");
+}
+
+QString attributionValueName(AttributionMethod method) {
+  switch (method) {
+    case AttributionMethod::kGradient:
+      return QObject::tr("gradient norm");
+    case AttributionMethod::kGradientTimesInput:
+      return QObject::tr("gradient × input");
+    case AttributionMethod::kIntegratedGradients:
+      return QObject::tr("share of log p");
+    case AttributionMethod::kLeaveOneOut:
+      return QObject::tr("drop of log p");
+  }
+  return QObject::tr("attribution");
+}
+
+AttentionMatrix attributionMatrix(const Attribution& a, int steps, const AttentionView& view) {
+  Translation t = a.translation;
+  t.attention = a.values;
+  t.head_attention.clear();
+  t.has_attention = true;  // the `none` baseline has no attention, but has attributions
+  t.copied.clear();        // copies are drawn from the attention, not from this
+  const auto rows = std::min(t.tokens.size(), t.attention.size());
+  const auto kept = steps >= 0 ? std::min(rows, static_cast<size_t>(steps)) : rows;
+  t.tokens.resize(kept);
+  t.attention.resize(kept);
+  if (t.probabilities.size() > kept) t.probabilities.resize(kept);
+  AttentionView own = view;
+  own.choice = {};  // an attribution is of the output, not of one layer's head
+  AttentionMatrix m = AttentionMatrix::fromTranslation(t, attributionTitle(a), own);
+  if (!m.view.isEmpty()) m.title += QStringLiteral(" · ") + m.view;
+  return m;
+}
+
+std::vector<float> attributionRow(const Attribution& a, int step, bool words) {
+  if (step < 0 || step >= static_cast<int>(a.values.size())) return {};
+  const std::vector<float>& row = a.values[step];
+  const Translation& t = a.translation;
+  if (!words || t.subword_marker.empty()) return row;
+  const std::string token = step < static_cast<int>(t.tokens.size()) ? t.tokens[step] : "";
+  return word_view(t.source.tokens, {token}, {row}, t.subword_marker, t.end_token).weights.at(0);
+}
+
+}  // namespace attnscope::ui

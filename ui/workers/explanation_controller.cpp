@@ -1,0 +1,93 @@
+#include "workers/explanation_controller.h"
+
+namespace attnscope::ui {
+
+ExplanationController::ExplanationController(EngineWorker* worker, QObject* parent)
+    : QObject(parent), worker_(worker) {
+  connect(worker_, &EngineWorker::attributionReady, this,
+          [this](quint64 generation, const AttributionResult& result) {
+            if (generation != attributionGeneration_) return;  // asked for something else since
+            attributionPending_ = false;
+            attribution_ = result;
+            Q_EMIT attributionChanged();
+          });
+  connect(worker_, &EngineWorker::editReady, this,
+          [this](quint64 generation, const EditResult& result) {
+            if (generation != editGeneration_) return;
+            editPending_ = false;
+            whatIf_ = result;
+            Q_EMIT editsChanged();
+          });
+  connect(worker_, &EngineWorker::supportFound, this,
+          [this](const QString& key, const ExplainSupport& support) {
+            support_.insert(key, support);
+            Q_EMIT supportChanged(key);
+          });
+}
+
+void ExplanationController::requestAttribution(const AttributionRequest& request) {
+  if (answers(request) || (attributionPending_ && asked_ && *asked_ == request)) return;
+  asked_ = request;
+  attributionPending_ = true;
+  attributionGeneration_ = worker_->nextGeneration(EngineWorker::Channel::Attribution);
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, g = attributionGeneration_, request] { w->attribute(g, request); },
+      Qt::QueuedConnection);
+}
+
+void ExplanationController::setSession(const QString& key, const QString& sentence,
+                                       const QMap<int, QString>& forced) {
+  if (key != key_ || sentence != sentence_) {
+    key_ = key;
+    sentence_ = sentence;
+    forced_ = forced;
+    if (hasEdits() || whatIf_) {
+      edits_.clear();
+      whatIf_.reset();
+      editPending_ = false;
+      worker_->cancel(EngineWorker::Channel::Edit);
+      Q_EMIT editsChanged();
+    }
+    return;
+  }
+  if (forced == forced_) return;
+  forced_ = forced;
+  if (hasEdits()) sendEdits();  // the same edits on the path the new forced tokens lead on
+}
+
+void ExplanationController::setEdit(const AttentionEdit& edit) {
+  edits_[edit.step] = edit;
+  sendEdits();
+}
+
+void ExplanationController::resetEdits() {
+  if (!hasEdits() && !whatIf_) return;
+  edits_.clear();
+  whatIf_.reset();
+  editPending_ = false;
+  worker_->cancel(EngineWorker::Channel::Edit);
+  Q_EMIT editsChanged();
+}
+
+std::vector<AttentionEdit> ExplanationController::editList() const {
+  std::vector<AttentionEdit> list;
+  for (const auto& [step, edit] : edits_) list.push_back(edit);
+  return list;
+}
+
+void ExplanationController::sendEdits() {
+  editPending_ = true;
+  editGeneration_ = worker_->nextGeneration(EngineWorker::Channel::Edit);
+  EditRequest request{key_, sentence_, forced_, editList()};
+  QMetaObject::invokeMethod(
+      worker_, [w = worker_, g = editGeneration_, request] { w->decodeEdits(g, request); },
+      Qt::QueuedConnection);
+  Q_EMIT editsChanged();  // the marks follow at once; the what-if when it is decoded
+}
+
+const ExplainSupport* ExplanationController::support(const QString& key) const {
+  const auto it = support_.constFind(key);
+  return it == support_.cend() ? nullptr : &*it;
+}
+
+}  // namespace attnscope::ui
