@@ -3,7 +3,9 @@
 attnscope: python3 greedy.py MODEL.pt SENTENCE...  (no SENTENCE: one per line from stdin).
 Prints one JSON object per sentence: source_tokens, tokens, probabilities and attention (the
 default view: the mean over the heads of the last layer, [target][source]). It also checks what
-the protocol asks (docs/model-protocol.md), including that step() leaves its state alone."""
+the protocol asks (docs/model-protocol.md), including that step() leaves its state alone, and the
+optional methods a module has: that encode_embedded(embed(src)) is encode(src) and is
+differentiable, and that step_with_attention() reads the row it is given."""
 import json, re, sys, unicodedata
 import torch
 
@@ -82,6 +84,8 @@ def load(path):
     for method in ("encode", "step"):
         if not hasattr(model, method):
             fail(path, f"no method {method}() (mark it with @torch.jit.export)")
+    m["gradients"] = hasattr(model, "embed") and hasattr(model, "encode_embedded")
+    m["editing"] = hasattr(model, "step_with_attention")
     return model, m
 
 
@@ -109,6 +113,64 @@ def call(path, method, *args):
         fail(path, f"{method.name}() failed: {str(e).strip().splitlines()[-1]}")
 
 
+def default_view(attention):
+    """The mean over the heads of the last layer: [S]."""
+    if attention.dim() == 3:
+        attention = attention[-1]
+    return attention.mean(0) if attention.dim() == 2 else attention
+
+
+def check_embedding(path, model, ids):
+    """The optional embed() and encode_embedded(): the same state as encode(), differentiably."""
+    src = torch.tensor(ids, dtype=torch.long)
+    with torch.inference_mode():
+        expected = call(path, model.encode, src)
+        emb = call(path, model.embed, src)
+    if not emb.is_floating_point() or emb.dim() != 2 or emb.shape[0] != len(ids):
+        fail(path, f"embed() returned {emb.dtype} of shape {list(emb.shape)}; expected float "
+                   f"[{len(ids)}, E]")
+    emb = emb.clone().requires_grad_()
+    # Unoptimised: a TorchScript plan optimised under inference_mode may hold constants made
+    # there (positions of a length it saw), which autograd refuses to save (attnscope does too).
+    with torch.enable_grad(), torch.jit.optimized_execution(False):
+        state = call(path, model.encode_embedded, emb)
+        if len(state) != len(expected):
+            fail(path, f"encode_embedded() returned {len(state)} tensors; encode() {len(expected)}")
+        for got, want in zip(state, expected):
+            if got.shape != want.shape or not torch.allclose(got.detach().double(), want.double(),
+                                                             rtol=1e-4, atol=1e-5):
+                fail(path, "encode_embedded(embed(src)) is not encode(src) (they must give the "
+                           "same state)")
+        log_probs = call(path, model.step, state, torch.tensor([model.bos_id]))[0]
+        grad, = torch.autograd.grad(log_probs.max(), emb, allow_unused=True)
+    if grad is None or not grad.any():
+        fail(path, "the log-probabilities after encode_embedded() do not depend on the embeddings "
+                   "by autograd (no detach(), .data or no_grad inside it)")
+    if not torch.isfinite(grad).all():
+        fail(path, "the gradient of a log-probability by the embeddings is NaN or inf")
+
+
+def check_edit(path, model, state, prev, log_probs, attention):
+    """The optional step_with_attention(): given step()'s own row it does what step() does (a
+    model with several heads: every head of the last layer reads that row, so only the row read is
+    compared), and it reads the row it is given."""
+    row = default_view(attention)
+    for given in (row, torch.full_like(row, 1 / len(row))):
+        before = [t.clone() for t in state]
+        edited, read, _ = call(path, model.step_with_attention, state, torch.tensor([prev]), given)
+        if any(not torch.equal(a, b) for a, b in zip(before, state)):
+            fail(path, "step_with_attention() changed the state it was given")
+        if read.shape != attention.shape:
+            fail(path, f"step_with_attention() returned attention of shape {list(read.shape)}; "
+                       f"step() {list(attention.shape)}")
+        if (default_view(read) - given).abs().max() > 1e-5:
+            fail(path, "step_with_attention() returned attention that is not the row it was given")
+        one_head = attention.numel() == attention.shape[-1]
+        if given is row and one_head and (edited - log_probs).abs().max() > 1e-5:
+            fail(path, "step_with_attention() given step()'s own attention returned other "
+                       "log-probabilities than step()")
+
+
 def translate(path, model, m, sentence):
     vocab = {t: i for i, t in enumerate(m["src_vocab"])}
     source = [p for w in tokenize(sentence, m["tokenizer"])
@@ -121,6 +183,8 @@ def translate(path, model, m, sentence):
     if m["src_append_eos"]:
         source, ids = source + [m["src_vocab"][m["eos_id"]]], ids + [m["eos_id"]]
     result["source_tokens"] = source
+    if m["gradients"]:
+        check_embedding(path, model, ids)
     with torch.inference_mode():
         state, prev = call(path, model.encode, torch.tensor(ids, dtype=torch.long)), m["bos_id"]
         for _ in range(2 * len(ids) + 10):
@@ -130,10 +194,9 @@ def translate(path, model, m, sentence):
                     not torch.equal(a, b) for a, b in zip(before, state)):
                 fail(path, "step() changed the state it was given (it must not modify it in place)")
             check_step(path, log_probs, attention, len(m["tgt_vocab"]), len(ids))
-            if attention.dim() == 3:
-                attention = attention[-1]  # the last layer
-            if attention.dim() == 2:
-                attention = attention.mean(0)  # the mean of its heads
+            if m["editing"]:
+                check_edit(path, model, state, prev, log_probs, attention)
+            attention = default_view(attention)  # the mean of the last layer's heads
             prev, state = int(log_probs.argmax()), next_state
             result["tokens"].append(m["tgt_vocab"][prev])
             result["probabilities"].append(float(log_probs[prev].exp()))

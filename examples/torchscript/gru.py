@@ -17,8 +17,10 @@ class EncoderRNN(nn.Module):
         self.embedding = nn.Embedding(vocab, hidden)
         self.gru = nn.GRU(hidden, hidden, batch_first=True, bidirectional=True)
     def forward(self, src: Tensor) -> List[Tensor]:  # [B, S] -> keys [B, S, H], hidden [B, H]
-        outputs, hidden = self.gru(self.embedding(src))  # both directions summed:
-        return [outputs.view(src.size(0), src.size(1), 2, -1).sum(2), hidden.sum(0)]
+        return self.read(self.embedding(src))
+    def read(self, embedded: Tensor) -> List[Tensor]:  # the embeddings [B, S, H] -> the same
+        outputs, hidden = self.gru(embedded)  # both directions summed:
+        return [outputs.view(embedded.size(0), embedded.size(1), 2, -1).sum(2), hidden.sum(0)]
 
 class BahdanauAttention(nn.Module):
     def __init__(self, dim: int):
@@ -27,7 +29,9 @@ class BahdanauAttention(nn.Module):
     def forward(self, query: Tensor, keys: Tensor) -> Tuple[Tensor, Tensor]:  # [B, H], [B, S, H]
         scores = self.Va(torch.tanh(self.Wa(query).unsqueeze(1) + self.Ua(keys))).squeeze(2)
         weights = torch.softmax(scores, dim=1)  # [B, S]
-        return torch.bmm(weights.unsqueeze(1), keys).squeeze(1), weights
+        return self.read(weights, keys), weights
+    def read(self, weights: Tensor, keys: Tensor) -> Tensor:  # the context of weights [B, S]
+        return torch.bmm(weights.unsqueeze(1), keys).squeeze(1)
 
 class AttnDecoderRNN(nn.Module):
     def __init__(self, vocab: int, hidden: int):
@@ -36,8 +40,13 @@ class AttnDecoderRNN(nn.Module):
         self.gru, self.out = nn.GRUCell(2 * hidden, hidden), nn.Linear(hidden, vocab)
     def forward(self, prev: Tensor, hidden: Tensor, keys: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
         context, weights = self.attention(hidden, keys)  # one step for a batch: prev [B]
+        return self.advance(prev, hidden, context) + (weights,)
+    def with_weights(self, prev: Tensor, hidden: Tensor, keys: Tensor, weights: Tensor
+                     ) -> Tuple[Tensor, Tensor, Tensor]:  # the step reading `weights` [B, S]
+        return self.advance(prev, hidden, self.attention.read(weights, keys)) + (weights,)
+    def advance(self, prev: Tensor, hidden: Tensor, context: Tensor) -> Tuple[Tensor, Tensor]:
         hidden = self.gru(torch.cat([self.embedding(prev), context], 1), hidden)
-        return torch.log_softmax(self.out(hidden), dim=1), hidden, weights
+        return torch.log_softmax(self.out(hidden), dim=1), hidden
 
 # ---------- What you add to your own model: the attnscope protocol, version 1 ----------
 class ForAttnscope(nn.Module):
@@ -54,6 +63,19 @@ class ForAttnscope(nn.Module):
     @torch.jit.export
     def step(self, state: List[Tensor], prev: Tensor) -> Tuple[Tensor, Tensor, List[Tensor]]:
         log_probs, hidden, weights = self.decoder(prev, state[1], state[0])  # no in-place changes
+        return log_probs[0], weights[0], [state[0], hidden]
+    # Optional (docs/model-protocol.md): attributions by gradient, and editing attention.
+    @torch.jit.export
+    def embed(self, src: Tensor) -> Tensor:  # int64 [S] -> the embeddings [S, E] encode() reads
+        return self.encoder.embedding(src)
+    @torch.jit.export
+    def encode_embedded(self, emb: Tensor) -> List[Tensor]:  # [S, E] -> encode()'s state
+        return self.encoder.read(emb.unsqueeze(0))
+    @torch.jit.export  # step() with the decoder reading `attention` [S] instead of its own
+    def step_with_attention(self, state: List[Tensor], prev: Tensor, attention: Tensor
+                            ) -> Tuple[Tensor, Tensor, List[Tensor]]:
+        log_probs, hidden, weights = self.decoder.with_weights(prev, state[1], state[0],
+                                                               attention.unsqueeze(0))
         return log_probs[0], weights[0], [state[0], hidden]
 # ---------- end of the protocol part ----------
 

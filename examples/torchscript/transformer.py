@@ -1,7 +1,7 @@
 """A small torch.nn.Transformer trained in seconds on a toy task (digits -> English number words,
 the first moved to the end) and saved as an attnscope model. See README.md."""
 import argparse
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 import torch
 from torch import Tensor, nn
 
@@ -46,16 +46,43 @@ class ForAttnscope(nn.Module):
         return [self.model.transformer.encoder(x.unsqueeze(0)), src.new_zeros(1, 0)]
     @torch.jit.export
     def step(self, state: List[Tensor], prev: Tensor) -> Tuple[Tensor, Tensor, List[Tensor]]:
+        return self.decode(state, prev, None)
+    # Optional (docs/model-protocol.md): attributions by gradient, and editing attention.
+    @torch.jit.export
+    def embed(self, src: Tensor) -> Tensor:  # int64 [S] -> the embeddings [S, d] encode() reads
+        return self.model.src_embedding(src)
+    @torch.jit.export
+    def encode_embedded(self, emb: Tensor) -> List[Tensor]:  # [S, d] -> encode()'s state
+        x = emb + self.model.position(emb.size(0))  # as encode() after its lookup
+        memory = self.model.transformer.encoder(x.unsqueeze(0))
+        return [memory, torch.zeros([1, 0], dtype=torch.long)]
+    @torch.jit.export  # step() with every head of the last layer reading `attention` [S]
+    def step_with_attention(self, state: List[Tensor], prev: Tensor, attention: Tensor
+                            ) -> Tuple[Tensor, Tensor, List[Tensor]]:
+        return self.decode(state, prev, attention)
+    def decode(self, state: List[Tensor], prev: Tensor, edited: Optional[Tensor]
+               ) -> Tuple[Tensor, Tensor, List[Tensor]]:
         memory, prefix = state[0], torch.cat([state[1], prev.view(1, 1)], 1)  # a new tensor
         x = self.model.tgt_embedding(prefix) + self.model.position(prefix.size(1))  # all of it
         mask, attention = causal_mask(prefix.size(1)), torch.jit.annotate(List[Tensor], [])
-        for layer in self.model.transformer.decoder.layers:  # TransformerDecoderLayer's math
+        layers = self.model.transformer.decoder.layers
+        for i, layer in enumerate(layers):  # TransformerDecoderLayer's math
             x = layer.norm1(x + layer.self_attn(x, x, x, attn_mask=mask, need_weights=False)[0])
             context, weights = layer.multihead_attn(x, memory, memory, average_attn_weights=False)
             assert weights is not None  # [1, heads, T, S]
+            weights = weights[0, :, -1]  # [heads, S] for the newest target position
+            if edited is not None and i == len(layers) - 1:
+                # Every head reading one row is that row over all the heads' values at once. Only
+                # the newest position is edited: in the last layer no other position reads it.
+                d = memory.size(2)
+                values = nn.functional.linear(memory, layer.multihead_attn.in_proj_weight[2 * d:],
+                                              layer.multihead_attn.in_proj_bias[2 * d:])
+                read = layer.multihead_attn.out_proj(edited.view(1, 1, -1).bmm(values))
+                context = torch.cat([context[:, :-1], read], 1)
+                weights = edited.expand(weights.size(0), edited.size(0))
             x = layer.norm2(x + context)
             x = layer.norm3(x + layer.linear2(torch.relu(layer.linear1(x))))
-            attention.append(weights[0, :, -1])  # [heads, S] for the newest target position
+            attention.append(weights)
         x = self.model.out(self.model.transformer.decoder.norm(x[0, -1]))  # the newest position
         return torch.log_softmax(x, 0), torch.stack(attention), [memory, prefix]  # [V], [L, H, S]
 # ---------- end of the protocol part ----------

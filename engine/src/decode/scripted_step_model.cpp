@@ -1,6 +1,8 @@
 #include "decode/scripted_step_model.h"
 
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 
 namespace attnscope {
 namespace {
@@ -25,6 +27,19 @@ std::shared_ptr<const DecoderRows> ScriptedStepModel::encode(
 }
 
 StepOutput ScriptedStepModel::step(const DecoderRows& rows, const torch::Tensor& previous) {
+  return run_step(rows, previous, torch::Tensor());
+}
+
+StepOutput ScriptedStepModel::step_with_attention(const DecoderRows& rows,
+                                                  const torch::Tensor& previous,
+                                                  const torch::Tensor& attention) {
+  if (!model_->has_edit_method()) throw std::logic_error(edit_support());
+  return run_step(rows, previous, attention);
+}
+
+// `attention`: [B,S] rows to read, or undefined for the model's own.
+StepOutput ScriptedStepModel::run_step(const DecoderRows& rows, const torch::Tensor& previous,
+                                       const torch::Tensor& attention) {
   const auto& scripted = static_cast<const ScriptedRows&>(rows);
   const auto batch = static_cast<int64_t>(scripted.rows.size());
   int64_t longest = 0;
@@ -39,12 +54,22 @@ StepOutput ScriptedStepModel::step(const DecoderRows& rows, const torch::Tensor&
   const auto* previous_ids = previous.data_ptr<int64_t>();
   for (int64_t b = 0; b < batch; ++b) {
     const ScriptedRow& row = scripted.rows[static_cast<size_t>(b)];
-    ScriptedStep s = model_->step(row.state, previous_ids[b], row.source_length);
-    log_probs.push_back(s.log_probs);
+    const torch::Tensor given =
+        attention.defined() ? attention[b].narrow(0, 0, row.source_length) : torch::Tensor();
+    // The model's own row given back must change nothing. With one head the module reproduces
+    // step() itself (the protocol asks it); with several, every head reading the heads' mean is
+    // another computation, so the row is compared with step()'s first.
+    std::optional<ScriptedStep> s;
+    if (!given.defined() || heads_per_row > 1) {
+      s = model_->step(row.state, previous_ids[b], row.source_length);
+      if (given.defined() && !torch::equal(given, s->attention[-1].mean(0))) s.reset();
+    }
+    if (!s) s = model_->step_with_attention(row.state, previous_ids[b], given, row.source_length);
+    log_probs.push_back(s->log_probs);
     // What a single-matrix view shows of a multi-head model: its last layer, heads averaged.
-    out.attention[b].narrow(0, 0, row.source_length).copy_(s.attention[-1].mean(0));
-    heads[b].narrow(1, 0, row.source_length).copy_(s.attention.reshape({heads_per_row, -1}));
-    next->rows.push_back({std::move(s.state), row.source_length});
+    out.attention[b].narrow(0, 0, row.source_length).copy_(s->attention[-1].mean(0));
+    heads[b].narrow(1, 0, row.source_length).copy_(s->attention.reshape({heads_per_row, -1}));
+    next->rows.push_back({std::move(s->state), row.source_length});
   }
   out.log_probs = torch::stack(log_probs);
   if (heads_per_row > 1) out.heads = heads;

@@ -1,5 +1,7 @@
 #include "model/scripted_model.h"
 
+#include <torch/csrc/jit/runtime/graph_executor.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +26,12 @@ std::string shape_text(const torch::Tensor& t) {
 }
 
 std::string type_of(const IValue& value) { return value.type()->repr_str(); }
+
+c10::List<torch::Tensor> list_of(const std::vector<torch::Tensor>& state) {
+  c10::List<torch::Tensor> list;
+  for (const auto& t : state) list.push_back(t);
+  return list;
+}
 
 }  // namespace
 
@@ -82,11 +90,71 @@ ScriptedModel::ScriptedModel(const std::string& path) : path_(path) {
   // modules, before the user types anything.
   std::vector<int64_t> probe = {attributes_.unk};
   if (attributes_.append_eos) probe.push_back(attributes_.eos);
-  const ScriptedStep first =
-      step(encode(probe), attributes_.bos, static_cast<int64_t>(probe.size()));
+  const std::vector<torch::Tensor> state = encode(probe);
+  const ScriptedStep first = step(state, attributes_.bos, static_cast<int64_t>(probe.size()));
   layers_ = static_cast<int>(first.attention.size(0));
   heads_ = static_cast<int>(first.attention.size(1));
   probed_ = true;
+  probe_optional_methods(probe, state);
+}
+
+// A module without the optional methods, or with ones that fail on the probe sentence, still
+// translates; what is missing is kept as the note attribution and editing give.
+void ScriptedModel::probe_optional_methods(const std::vector<int64_t>& probe,
+                                           const std::vector<torch::Tensor>& probe_state) {
+  const std::string file = "model '" + path_ + "': ";
+  const bool embed_found = module_.find_method("embed").has_value();
+  const bool encode_found = module_.find_method("encode_embedded").has_value();
+  const std::string without =
+      "gradient attributions (grad, gradxinput, ig) need; leave one out (loo) works without ";
+  if (!embed_found && !encode_found)
+    gradient_methods_missing_ = file + "has no methods embed() and encode_embedded(), which " +
+                                without + "them (see docs/model-protocol.md)";
+  else if (!embed_found || !encode_found)
+    gradient_methods_missing_ = file + "has no method " +
+                                (embed_found ? "encode_embedded()" : "embed()") + ", which " +
+                                without + "it (see docs/model-protocol.md)";
+  if (!module_.find_method("step_with_attention"))
+    edit_method_missing_ = file +
+                           "has no method step_with_attention(), so its attention cannot be edited "
+                           "(see docs/model-protocol.md)";
+
+  if (has_gradient_methods()) {
+    try {
+      const std::vector<torch::Tensor> state = encode_embedded(embed(probe));
+      if (state.size() != probe_state.size())
+        fail(error_message("encode_embedded() returned a state of ", state.size(),
+                           " tensors; encode() one of ", probe_state.size()));
+      for (size_t i = 0; i < state.size(); ++i) {
+        const torch::Tensor got = state[i].detach(), want = probe_state[i];
+        bool same = got.sizes() == want.sizes() && got.dtype() == want.dtype();
+        if (same && want.is_floating_point() && want.numel() > 0) {
+          // Loose: the two may compute the state in another order (a fused encoder path, say).
+          const double scale = 1.0 + want.abs().max().item<double>();
+          same = (got - want).abs().max().item<double>() <= 1e-4 * scale;
+        } else if (same) {
+          same = torch::equal(got, want);
+        }
+        if (!same)
+          fail(error_message("encode_embedded(embed(src)) is not encode(src): their state tensor ",
+                             i, " differs"));
+      }
+    } catch (const std::runtime_error& e) {
+      gradient_methods_missing_ =
+          std::string(e.what()) +
+          ", so gradient attributions (grad, gradxinput, ig) are off; leave one out (loo) works "
+          "without them";
+    }
+  }
+  if (has_edit_method()) {
+    try {
+      const auto length = static_cast<int64_t>(probe.size());
+      step_with_attention(probe_state, attributes_.bos,
+                          torch::full({length}, 1.0 / static_cast<double>(length)), length);
+    } catch (const std::runtime_error& e) {
+      edit_method_missing_ = std::string(e.what()) + ", so its attention cannot be edited";
+    }
+  }
 }
 
 void ScriptedModel::read_attributes() {
@@ -174,6 +242,11 @@ int64_t ScriptedModel::parameter_count() const {
 }
 
 IValue ScriptedModel::call(const char* method, std::vector<IValue> inputs) const {
+  // With autograd on (gradient attributions), TorchScript's unoptimised plan: the plan it
+  // optimises after a few calls may fold constants made under InferenceMode (the positions of a
+  // length it saw), which autograd then refuses to save for backward. The switch is per thread.
+  std::optional<torch::jit::GraphOptimizerEnabledGuard> unoptimised;
+  if (torch::GradMode::is_enabled()) unoptimised.emplace(false);
   try {
     return module_.get_method(method)(std::move(inputs));
   } catch (const c10::Error& e) {
@@ -204,17 +277,61 @@ std::vector<torch::Tensor> ScriptedModel::encode(const std::vector<int64_t>& sou
 
 ScriptedStep ScriptedModel::step(const std::vector<torch::Tensor>& state, int64_t previous,
                                  int64_t source_length) const {
-  c10::List<torch::Tensor> state_list;
-  for (const auto& t : state) state_list.push_back(t);
-  const IValue out = call("step", {state_list, torch::full({1}, previous, torch::kLong)});
+  return step_result(call("step", {list_of(state), torch::full({1}, previous, torch::kLong)}),
+                     "step", source_length);
+}
+
+torch::Tensor ScriptedModel::embed(const std::vector<int64_t>& source) const {
+  if (!has_gradient_methods()) throw std::runtime_error(gradient_methods_missing_);
+  const IValue out = call("embed", {torch::tensor(source, torch::kLong)});
+  if (!out.isTensor() || !out.toTensor().is_floating_point())
+    fail(error_message("embed() returned embeddings of type ",
+                       out.isTensor() ? std::string(out.toTensor().dtype().name()) : type_of(out),
+                       "; expected a float Tensor"));
+  const torch::Tensor embeddings = out.toTensor();
+  const auto length = static_cast<int64_t>(source.size());
+  if (embeddings.dim() != 2 || embeddings.size(0) != length || embeddings.size(1) == 0)
+    fail(error_message("embed() returned embeddings of shape ", shape_text(embeddings),
+                       " for a source of ", length, " tokens; expected [", length, ", E]"));
+  if (!torch::isfinite(embeddings.detach()).all().item<bool>())
+    fail("embed() returned NaN or inf embeddings");
+  return embeddings.to(torch::kFloat);
+}
+
+std::vector<torch::Tensor> ScriptedModel::encode_embedded(const torch::Tensor& embeddings) const {
+  if (!has_gradient_methods()) throw std::runtime_error(gradient_methods_missing_);
+  return state_of(call("encode_embedded", {embeddings}), "encode_embedded");
+}
+
+ScriptedStep ScriptedModel::step_with_attention(const std::vector<torch::Tensor>& state,
+                                                int64_t previous, const torch::Tensor& attention,
+                                                int64_t source_length) const {
+  if (!has_edit_method()) throw std::runtime_error(edit_method_missing_);
+  const torch::Tensor row = attention.to(torch::kFloat).contiguous();
+  ScriptedStep result = step_result(
+      call("step_with_attention", {list_of(state), torch::full({1}, previous, torch::kLong), row}),
+      "step_with_attention", source_length);
+  // A module that ignores the row it is given would make every edit look ineffective.
+  const double off = (result.attention[-1].mean(0) - row).abs().max().item<double>();
+  const char* problem = "step_with_attention() returned attention that is not the row it was given";
+  if (off > kSumTolerance) fail(error_message(problem, " (one weight is ", off, " off)"));
+  return result;
+}
+
+// The checks of step()'s result, for step() and step_with_attention(). Under autograd (gradient
+// attributions) the tensors kept stay in the graph: to() and contiguous() are differentiable,
+// and the checks read detached copies.
+ScriptedStep ScriptedModel::step_result(const IValue& out, const char* method,
+                                        int64_t source_length) const {
   if (!out.isTuple() || out.toTupleRef().elements().size() != 3)
-    fail("step() returned a " + type_of(out) +
-         "; expected Tuple[Tensor, Tensor, List[Tensor]] (log-probabilities, attention, state)");
+    fail(error_message(
+        method, "() returned a ", type_of(out),
+        "; expected Tuple[Tensor, Tensor, List[Tensor]] (log-probabilities, attention, state)"));
   const auto& parts = out.toTupleRef().elements();
   auto tensor = [&](const IValue& value, const char* what) {
     if (!value.isTensor() || !value.toTensor().is_floating_point())
       fail(error_message(
-          "step() returned ", what, " of type ",
+          method, "() returned ", what, " of type ",
           value.isTensor() ? std::string(value.toTensor().dtype().name()) : type_of(value),
           "; expected a float Tensor"));
     return value.toTensor().to(torch::kFloat).contiguous();
@@ -222,36 +339,37 @@ ScriptedStep ScriptedModel::step(const std::vector<torch::Tensor>& state, int64_
 
   ScriptedStep result;
   result.log_probs = tensor(parts[0], "log-probabilities");
+  const torch::Tensor log_probs = result.log_probs.detach();
   const auto vocabulary = static_cast<int64_t>(attributes_.target_vocabulary.size());
-  if (result.log_probs.dim() != 1 || result.log_probs.size(0) != vocabulary)
-    fail(error_message("step() returned log-probabilities of shape ", shape_text(result.log_probs),
+  if (log_probs.dim() != 1 || log_probs.size(0) != vocabulary)
+    fail(error_message(method, "() returned log-probabilities of shape ", shape_text(log_probs),
                        "; expected [", vocabulary, "] (the size of tgt_vocab)"));
-  if (torch::isnan(result.log_probs).any().item<bool>() ||
-      torch::isposinf(result.log_probs).any().item<bool>())
-    fail("step() returned NaN or +inf log-probabilities");
-  const double total = result.log_probs.exp().sum().item<double>();
+  if (torch::isnan(log_probs).any().item<bool>() || torch::isposinf(log_probs).any().item<bool>())
+    fail(error_message(method, "() returned NaN or +inf log-probabilities"));
+  const double total = log_probs.exp().sum().item<double>();
   if (std::abs(total - 1.0) > kSumTolerance)
-    fail(error_message("step() returned log-probabilities whose probabilities sum to ", total,
+    fail(error_message(method, "() returned log-probabilities whose probabilities sum to ", total,
                        ", not 1 (return log_softmax of the scores)"));
 
-  torch::Tensor attention = tensor(parts[1], "attention");
+  torch::Tensor attention = tensor(parts[1], "attention").detach();
   if (attention.dim() < 1 || attention.dim() > 3 || attention.size(-1) != source_length)
-    fail(error_message("step() returned attention of shape ", shape_text(attention),
+    fail(error_message(method, "() returned attention of shape ", shape_text(attention),
                        " for a source of ", source_length, " tokens"));
   while (attention.dim() < 3) attention = attention.unsqueeze(0);
   if (probed_ && (attention.size(0) != layers_ || attention.size(1) != heads_))
-    fail(error_message("step() returned attention of shape ", shape_text(attention), " after [",
+    fail(error_message(method, "() returned attention of shape ", shape_text(attention), " after [",
                        layers_, ", ", heads_, ", S] at its first step"));
-  if (!torch::isfinite(attention).all().item<bool>()) fail("step() returned NaN or inf attention");
+  if (!torch::isfinite(attention).all().item<bool>())
+    fail(error_message(method, "() returned NaN or inf attention"));
   const double lowest = attention.min().item<double>();
   if (lowest < -1e-6)
-    fail(error_message("step() returned a negative attention weight (", lowest, ")"));
+    fail(error_message(method, "() returned a negative attention weight (", lowest, ")"));
   const double off = (attention.sum(-1) - 1.0).abs().max().item<double>();
   if (off > kSumTolerance)
-    fail(error_message("step() returned attention rows that do not sum to 1 (one is ", off,
+    fail(error_message(method, "() returned attention rows that do not sum to 1 (one is ", off,
                        " off)"));
   result.attention = attention.contiguous();
-  result.state = state_of(parts[2], "step");
+  result.state = state_of(parts[2], method);
   return result;
 }
 
