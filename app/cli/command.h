@@ -13,6 +13,7 @@ namespace attnscope::cli {
 using Action = std::function<int()>;
 
 Action add_translate_command(CLI::App& app);
+Action add_explain_command(CLI::App& app);
 Action add_train_command(CLI::App& app);
 Action add_eval_command(CLI::App& app);
 Action add_align_command(CLI::App& app);

@@ -1,16 +1,21 @@
 #include <attnscope/corpus.h>
 #include <attnscope/corpus_evaluation.h>
 #include <attnscope/errors.h>
+#include <attnscope/explanation.h>
+#include <attnscope/faithfulness.h>
 #include <attnscope/model_catalog.h>
 #include <attnscope/score_functions.h>
 #include <attnscope/text.h>
 #include <attnscope/translator.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -38,6 +43,8 @@ struct EvalOptions {
   bool metrics = false;
   bool json = false;
   std::string plot;  // BLEU by length as a picture: .png, .svg or .pdf
+  bool faithfulness = false;
+  FaithfulnessOptions faithfulness_options;
 };
 
 // Checked before anything is decoded: a bad path must not cost a whole evaluation.
@@ -178,17 +185,177 @@ nlohmann::json evaluation_json(const CorpusEvaluation& e) {
           {"metrics", metrics}};
 }
 
+// A figure of the faithfulness table: the number, or n/a when the model has none.
+std::string figure(double value, const char* format) {
+  if (std::isnan(value)) return "n/a";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+// Padded by columns, not bytes: τ is one column in two bytes.
+std::string padded(const std::string& text, size_t width, bool left = false) {
+  size_t columns = 0;
+  for (unsigned char c : text) columns += (c & 0xC0) != 0x80 ? 1 : 0;
+  const std::string pad(columns < width ? width - columns : 0, ' ');
+  return left ? text + pad : pad + text;
+}
+
+void print_faithfulness_header(size_t width, int permutations) {
+  std::printf(
+      "\nfaithfulness of attention (greedy translations, prefixes forced; \u03c4: mean Kendall "
+      "\u03c4-b per step of attention and |attribution|; TVD: total variation distance of the "
+      "output distribution when a step's attention is permuted (%d\u00d7) or uniform; argmax: "
+      "share of those whose most probable token changes)\n",
+      permutations);
+  const std::vector<std::string> head = {"steps",    "\u03c4(ig)",  "\u03c4(loo)", "TVD perm",
+                                         "TVD unif", "argmax perm", "argmax unif"};
+  std::string line = padded("model", width, true);
+  for (const auto& h : head) line += "  " + padded(h, 11);
+  std::printf("%s\n", line.c_str());
+}
+
+// One model's row; what it has no figure for, and why, goes to `notes` for after the table.
+void print_faithfulness_row(const ModelFaithfulness& f, size_t width,
+                            std::vector<std::string>& notes) {
+  std::string line = padded(f.model, width, true) + "  " + padded(std::to_string(f.steps), 11);
+  for (const std::string& cell :
+       {figure(f.ig.mean_tau(), "%.3f"), figure(f.loo.mean_tau(), "%.3f"),
+        figure(f.permuted.mean_tvd(), "%.3f"), figure(f.uniform.mean_tvd(), "%.3f"),
+        figure(100 * f.permuted.argmax_changed_share(), "%.1f%%"),
+        figure(100 * f.uniform.argmax_changed_share(), "%.1f%%")})
+    line += "  " + padded(cell, 11);
+  std::printf("%s\n", line.c_str());
+  // A row a minute or more apart from the next: shown as it comes, a full disk named at once.
+  if (std::fflush(stdout) != 0)
+    ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write the output: ", std::strerror(errno));
+  // Each distinct reason once per model.
+  std::vector<std::string> reasons;
+  for (const std::string* why :
+       {&f.ig.unavailable, &f.loo.unavailable, &f.permuted.unavailable, &f.uniform.unavailable})
+    if (!why->empty() && std::find(reasons.begin(), reasons.end(), *why) == reasons.end())
+      reasons.push_back(*why);
+  for (const auto& why : reasons) notes.push_back("n/a for " + f.model + ": " + why);
+  for (const auto& [name, agreement] : {std::pair{"ig", &f.ig}, std::pair{"loo", &f.loo}})
+    if (agreement->available() && agreement->steps < f.steps)
+      notes.push_back(f.model + ": \u03c4(" + name + ") over " + std::to_string(agreement->steps) +
+                      " of " + std::to_string(f.steps) +
+                      " steps (the others have fewer than 2 attributed source tokens, or all "
+                      "tied)");
+}
+
+void print_faithfulness_end(const std::vector<ModelFaithfulness>& all,
+                            const std::vector<std::string>& notes, double seconds) {
+  for (const auto& note : notes) std::printf("%s\n", note.c_str());
+  size_t sentences = 0;
+  for (const auto& f : all) sentences += f.sentences;
+  std::printf("took %.1f s: %zu model%s, %.3f s per sentence and model\n", seconds, all.size(),
+              all.size() == 1 ? "" : "s",
+              sentences > 0 ? seconds / static_cast<double>(sentences) : 0.0);
+}
+
+void print_faithfulness(const std::vector<ModelFaithfulness>& all, double seconds) {
+  size_t width = 5;  // "model"
+  for (const auto& f : all) width = std::max(width, f.model.size());
+  print_faithfulness_header(width, all.empty() ? 10 : all.front().permutations);
+  std::vector<std::string> notes;
+  for (const auto& f : all) print_faithfulness_row(f, width, notes);
+  print_faithfulness_end(all, notes, seconds);
+}
+
+nlohmann::json faithfulness_json(const ModelFaithfulness& f) {
+  const auto value = [](double v) { return std::isnan(v) ? nlohmann::json() : nlohmann::json(v); };
+  nlohmann::json unavailable = nlohmann::json::object();
+  for (const auto& [name, why] :
+       {std::pair{"tau_ig", &f.ig.unavailable}, std::pair{"tau_loo", &f.loo.unavailable},
+        std::pair{"permuted", &f.permuted.unavailable},
+        std::pair{"uniform", &f.uniform.unavailable}})
+    if (!why->empty()) unavailable[name] = *why;
+  return {{"sentences", f.sentences},
+          {"steps", f.steps},
+          {"permutations", f.permutations},
+          {"ig_steps", f.ig_steps},
+          {"tau_ig", value(f.ig.mean_tau())},
+          {"tau_ig_steps", f.ig.steps},
+          {"tau_loo", value(f.loo.mean_tau())},
+          {"tau_loo_steps", f.loo.steps},
+          {"tvd_permuted", value(f.permuted.mean_tvd())},
+          {"tvd_uniform", value(f.uniform.mean_tvd())},
+          {"argmax_changed_permuted", value(f.permuted.argmax_changed_share())},
+          {"argmax_changed_uniform", value(f.uniform.argmax_changed_share())},
+          {"trials_permuted", f.permuted.trials},
+          {"trials_uniform", f.uniform.trials},
+          {"unavailable", unavailable},
+          {"seconds", f.seconds}};
+}
+
+// Faithfulness takes minutes: where it is, on a terminal only (stderr stays clean in scripts).
+FaithfulnessProgress faithfulness_progress(const std::string& model) {
+  if (!isatty(STDERR_FILENO)) return {};
+  return [model](size_t done, size_t total) {
+    if (done == total || done % 10 == 0)
+      std::fprintf(stderr, "\r%s: faithfulness %zu of %zu sentences%s", model.c_str(), done, total,
+                   done == total ? "\n" : "");
+    return true;
+  };
+}
+
+// eval --faithfulness without --ref: no BLEU, the faithfulness table alone.
+int run_faithfulness_only(const EvalOptions& o) {
+  if (o.by_length || o.metrics || !o.plot.empty())
+    throw std::invalid_argument(
+        "--by-length, --metrics and --plot need --ref (only --faithfulness works without one)");
+  const std::vector<std::string> sources = read_utf8_lines(o.source);
+  std::vector<ModelFaithfulness> all;
+  const auto start = std::chrono::steady_clock::now();
+  // Rows as the models finish (minutes apart), as wide as the model files' names.
+  const std::vector<std::string> paths = model_paths(o);
+  size_t width = 5;  // "model"
+  for (const auto& path : paths)
+    width = std::max(width, std::filesystem::path(path).stem().string().size());
+  if (!o.json) print_faithfulness_header(width, o.faithfulness_options.permutations);
+  std::vector<std::string> notes;
+  for (const auto& path : paths) {
+    const Translator translator(path);
+    all.push_back(evaluate_faithfulness(translator, sources, o.faithfulness_options,
+                                        faithfulness_progress(translator.info().name)));
+    if (!o.json) print_faithfulness_row(all.back(), width, notes);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (o.json) {
+    nlohmann::json models = nlohmann::json::array();
+    for (const auto& f : all)
+      models.push_back({{"model", f.model}, {"faithfulness", faithfulness_json(f)}});
+    std::cout << nlohmann::json{{"source", o.source},
+                                {"reference", nullptr},
+                                {"models", models},
+                                {"seconds", seconds}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  print_faithfulness_end(all, notes, seconds);
+  return 0;
+}
+
 int run(const EvalOptions& o) {
+  if (o.faithfulness && o.reference.empty()) return run_faithfulness_only(o);
   const auto [sources, references] = read_line_pairs(o.source, o.reference);
   check_plot_path(o.plot);
   TranslationOptions options;
   options.beam_size = o.beam;
   options.unknown_words = o.unknown_words;
   std::vector<CorpusEvaluation> all;
+  std::vector<ModelFaithfulness> faithful;
+  const auto start = std::chrono::steady_clock::now();
   for (const auto& path : model_paths(o)) {
     const Translator translator(path);
     all.push_back(evaluate_corpus(translator, sources, references, options));
     all.back().translations.clear();  // only the measures are printed
+    if (o.faithfulness)
+      faithful.push_back(evaluate_faithfulness(translator, sources, o.faithfulness_options,
+                                               faithfulness_progress(translator.info().name)));
     if (!o.json) {
       print_summary(all.back());
       // One model's figures while the next one decodes; a full disk stops it here, named.
@@ -201,7 +368,10 @@ int run(const EvalOptions& o) {
 #endif
   if (o.json) {
     nlohmann::json models = nlohmann::json::array();
-    for (const auto& e : all) models.push_back(evaluation_json(e));
+    for (size_t m = 0; m < all.size(); ++m) {
+      models.push_back(evaluation_json(all[m]));
+      if (o.faithfulness) models.back()["faithfulness"] = faithfulness_json(faithful[m]);
+    }
     std::cout << nlohmann::json{{"source", o.source},
                                 {"reference", o.reference},
                                 {"models", models}}
@@ -211,6 +381,9 @@ int run(const EvalOptions& o) {
   }
   if (o.by_length) print_by_length(all);
   if (o.metrics) print_metrics(all);
+  if (o.faithfulness)
+    print_faithfulness(
+        faithful, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return 0;
 }
 
@@ -223,7 +396,8 @@ Action add_eval_command(CLI::App& app) {
       ->check(CLI::IsMember(score_function_names()));
   app.add_option("--model", o->models, "model file (several: side by side)");
   app.add_option("--src", o->source, "source sentences (plain or .gz)")->required();
-  app.add_option("--ref", o->reference, "reference translations, line by line")->required();
+  app.add_option("--ref", o->reference,
+                 "reference translations, line by line (required but with --faithfulness)");
   app.add_option("--beam", o->beam, "beam size (1 = greedy)")->check(CLI::Range(1, 100));
   app.add_flag("--by-length", o->by_length,
                "BLEU per source length: 1-10, 11-20, 21-30 and 31+ words");
@@ -232,8 +406,22 @@ Action add_eval_command(CLI::App& app) {
   app.add_flag("--json", o->json, "everything as one JSON object");
   app.add_option("--plot", o->plot,
                  "draw BLEU by source length, one line per model, to FILE (.png, .svg or .pdf)");
+  app.add_flag("--faithfulness", o->faithfulness,
+               "is attention an explanation? per model, on its greedy translations: Kendall "
+               "tau-b of attention and |attribution| (ig, loo), and the output's change when "
+               "attention is permuted or uniform (slow: seconds per sentence)");
+  app.add_option("--permutations", o->faithfulness_options.permutations,
+                 "--faithfulness: random permutations of each step's attention (default 10)")
+      ->check(CLI::Range(1, FaithfulnessOptions::kMaxPermutations));
+  app.add_option("--ig-steps", o->faithfulness_options.ig_steps,
+                 "--faithfulness: integrated gradients' steps (default 32)")
+      ->check(CLI::Range(1, AttributionOptions::kMaxIgSteps));
   add_unknown_words_option(app, o->unknown_words);
   add_threads_option(app, o->threads);
+  // --ref is required unless --faithfulness alone is asked for; a parse error like CLI11's own.
+  app.parse_complete_callback([o] {
+    if (o->reference.empty() && !o->faithfulness) throw CLI::RequiredError("--ref");
+  });
   return [o] { return run(*o); };
 }
 

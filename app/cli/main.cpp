@@ -1,5 +1,5 @@
-// attnscope-cli: train, translate, eval, align, export, models, bench. Errors go to stderr as one
-// line and give a non-zero exit code.
+// attnscope-cli: train, translate, explain, eval, align, export, models, bench. Errors go to stderr
+// as one line and give a non-zero exit code.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -33,8 +33,12 @@ int main(int argc, char** argv) {
   using namespace attnscope::cli;
   add("translate", "translate sentences (arguments, or one per line from stdin)",
       add_translate_command);
+  add("explain",
+      "attribute each output token's log-probability to the source tokens (gradients, integrated "
+      "gradients, leave one out)",
+      add_explain_command);
   add("train", "train a model on a parallel corpus or a built-in task", add_train_command);
-  add("eval", "BLEU of a model on a test set", add_eval_command);
+  add("eval", "BLEU of a model on a test set, and how faithful its attention is", add_eval_command);
   add("align", "word alignments from attention, and their error rate against a gold alignment",
       add_align_command);
   add("models", "list the installed models", add_models_command);
@@ -52,7 +56,7 @@ int main(int argc, char** argv) {
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1]))
     return fail(std::string("unknown command '") + argv[1] +
-                    "' (translate, train, eval, align, models, export, bench; see --help)",
+                    "' (translate, explain, train, eval, align, models, export, bench; see --help)",
                 2);
   try {
     app.parse(argc, argv);

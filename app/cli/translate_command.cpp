@@ -1,4 +1,5 @@
 #include <attnscope/errors.h>
+#include <attnscope/explanation.h>
 #include <attnscope/translator.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/command.h"
 
@@ -20,6 +22,8 @@ struct TranslateOptions {
   bool json = false;
   int threads = 0;
   UnknownWords unknown_words = UnknownWords::kCopy;
+  std::optional<std::string> force;  // forced decoding of this target
+  std::vector<std::string> edits;    // --edit-attention specs, in their order
   std::vector<std::string> sentences;
 };
 
@@ -38,7 +42,7 @@ nlohmann::json head_attention(const Translation& t) {
   return steps;
 }
 
-std::string to_json_line(const std::string& sentence, const Translation& t) {
+nlohmann::json translation_json(const std::string& sentence, const Translation& t) {
   nlohmann::json j = {
       {"source", sentence},
       {"source_tokens", t.source.tokens},
@@ -63,8 +67,16 @@ std::string to_json_line(const std::string& sentence, const Translation& t) {
     j["heads"] = t.heads();
     j["head_attention"] = head_attention(t);
   }
-  // Input may hold invalid UTF-8; replace it rather than fail on output.
+  return j;
+}
+
+// Input may hold invalid UTF-8; replace it rather than fail on output.
+std::string dump_line(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string to_json_line(const std::string& sentence, const Translation& t) {
+  return dump_line(translation_json(sentence, t));
 }
 
 // `first_line`: the input line number of sentences[0], for the truncation note.
@@ -87,7 +99,87 @@ void print(const TranslateOptions& o, const std::vector<std::string>& sentences,
     ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write the translations: ", std::strerror(errno));
 }
 
+std::vector<std::string> stdin_lines() {
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  if (std::ferror(stdin))
+    ATTNSCOPE_THROW_RUNTIME_ERROR("cannot read standard input: ", std::strerror(errno));
+  return lines;
+}
+
+// The edited translation, and with --json which steps were edited (from 1) and the rows the
+// model would have read there.
+void print_edited(const TranslateOptions& o, const std::string& sentence,
+                  const EditedTranslation& e) {
+  if (!o.json) {
+    print(o, {sentence}, {e.translation});
+    return;
+  }
+  nlohmann::json j = translation_json(sentence, e.translation);
+  std::vector<int> steps;
+  for (int step : e.edited_steps) steps.push_back(step + 1);
+  j["edits"] = o.edits;
+  j["edited_steps"] = steps;
+  j["original_attention"] = e.original_rows;
+  if (o.force) j["forced"] = true;
+  std::cout << dump_line(j) << '\n';
+  std::cout.flush();
+  if (!std::cout)
+    ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write the translations: ", std::strerror(errno));
+}
+
+// --force and --edit-attention: one sentence at a time, greedy.
+int run_what_if(const TranslateOptions& o) {
+  WhatIf what_if;
+  for (const auto& spec : o.edits) what_if.edits.push_back(parse_attention_edit(spec));
+  const std::vector<std::string> sentences = o.sentences.empty() ? stdin_lines() : o.sentences;
+  if (o.force && sentences.size() != 1)
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("--force gives the target of one sentence, but there are ",
+                                     sentences.size(), " sentences");
+  const Translator translator(o.model.path());
+  if (!what_if.edits.empty()) {
+    const std::string why_not = edit_support(translator);
+    const std::string& name = translator.info().name;
+    if (!why_not.empty())  // naming the model once
+      ATTNSCOPE_THROW_RUNTIME_ERROR(
+          "--edit-attention: ",
+          why_not.find("'" + name + "'") != std::string::npos ? "" : "model '" + name + "': ",
+          why_not);
+  }
+  if (o.force && what_if.edits.empty()) {
+    print(o, sentences, {translator.force_decode(sentences[0], *o.force, o.unknown_words)});
+    return 0;
+  }
+  TranslationOptions options;
+  options.unknown_words = o.unknown_words;
+  if (o.force) {
+    // The target's every token forced, the edits applied: how the edits change the
+    // probabilities of that target.
+    const Translation target = translator.force_decode(sentences[0], *o.force, UnknownWords::kKeep);
+    for (size_t t = 0; t < target.tokens.size(); ++t)
+      what_if.forced[static_cast<int>(t)] = target.tokens[t];
+    options.max_length_ratio = 0;
+    options.max_length_extra = static_cast<int>(target.tokens.size());
+  }
+  for (size_t i = 0; i < sentences.size(); ++i) {
+    EditedTranslation e;
+    try {
+      e = translate_with_edits(translator, sentences[i], what_if, options);
+    } catch (const std::invalid_argument& error) {
+      if (sentences.size() == 1) throw;
+      throw std::invalid_argument("sentence " + std::to_string(i + 1) + ": " + error.what());
+    }
+    print_edited(o, sentences[i], e);
+  }
+  return 0;
+}
+
 int run(const TranslateOptions& o) {
+  if (o.force || !o.edits.empty()) return run_what_if(o);
   const Translator translator(o.model.path());
   TranslationOptions options;
   options.beam_size = o.beam;
@@ -122,8 +214,21 @@ int run(const TranslateOptions& o) {
 Action add_translate_command(CLI::App& app) {
   auto o = std::make_shared<TranslateOptions>();
   o->model.add_options(app);
-  app.add_option("--beam", o->beam, "beam size (1 = greedy)")->check(CLI::Range(1, 100));
+  auto* beam =
+      app.add_option("--beam", o->beam, "beam size (1 = greedy)")->check(CLI::Range(1, 100));
   app.add_flag("--json", o->json, "one JSON object per sentence: tokens, probabilities, attention");
+  app.add_option("--force", o->force,
+                 "decode this target instead (one sentence): its tokens' probabilities and "
+                 "attention")
+      ->excludes(beam);
+  app.add_option("--edit-attention", o->edits,
+                 "replace attention rows while decoding greedily (repeatable): STEP:uniform, "
+                 "STEP:zero=I[,J...], STEP:onehot=I, STEP:shuffle=SEED, STEP:weights=W0,W1,...; "
+                 "STEP from 1 or 'all', source positions from 0. With --force: the target's "
+                 "probabilities under the edits")
+      ->excludes(beam)
+      ->take_all()
+      ->allow_extra_args(false);
   add_unknown_words_option(app, o->unknown_words);
   add_threads_option(app, o->threads);
   app.add_option("sentence", o->sentences, "sentences to translate (default: lines of stdin)");

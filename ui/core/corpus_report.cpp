@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <cmath>
 
 #include "core/export_file.h"
 
@@ -19,6 +20,30 @@ QJsonValue orNull(const std::optional<double>& v) { return v ? QJsonValue(*v) : 
 std::optional<QString> referenceOf(const CorpusReport& report, size_t line) {
   if (!report.hasReferences() || line >= report.references.size()) return std::nullopt;
   return QString::fromStdString(report.references[line]);
+}
+
+QJsonValue orNull(double v) { return std::isnan(v) ? QJsonValue() : QJsonValue(v); }
+
+QJsonValue faithfulnessJson(const ModelFaithfulness& f) {
+  QJsonObject unavailable;
+  for (const auto& [name, why] :
+       {std::pair{"tau_ig", &f.ig.unavailable}, std::pair{"tau_loo", &f.loo.unavailable},
+        std::pair{"permuted", &f.permuted.unavailable},
+        std::pair{"uniform", &f.uniform.unavailable}})
+    if (!why->empty()) unavailable.insert(QLatin1String(name), QString::fromStdString(*why));
+  return QJsonObject{{"sentences", static_cast<qint64>(f.sentences)},
+                     {"steps", static_cast<qint64>(f.steps)},
+                     {"permutations", f.permutations},
+                     {"ig_steps", f.ig_steps},
+                     {"tau_ig", orNull(f.ig.mean_tau())},
+                     {"tau_ig_steps", static_cast<qint64>(f.ig.steps)},
+                     {"tau_loo", orNull(f.loo.mean_tau())},
+                     {"tau_loo_steps", static_cast<qint64>(f.loo.steps)},
+                     {"tvd_permuted", orNull(f.permuted.mean_tvd())},
+                     {"tvd_uniform", orNull(f.uniform.mean_tvd())},
+                     {"argmax_changed_permuted", orNull(f.permuted.argmax_changed_share())},
+                     {"argmax_changed_uniform", orNull(f.uniform.argmax_changed_share())},
+                     {"unavailable", unavailable}};
 }
 
 }  // namespace
@@ -110,6 +135,8 @@ QByteArray corpusToJson(const CorpusReport& report) {
                                                        : e.keep.sentences_with_unknown)},
         {"by_length", byLength},
         {"metrics", metrics},
+        {"faithfulness",
+         m < report.faithfulness.size() ? faithfulnessJson(report.faithfulness[m]) : QJsonValue()},
         {"sentences", sentences}});
   }
   const QJsonObject root{

@@ -3,6 +3,7 @@
 // sentence as CSV, or everything per model as JSON (the shape of `attnscope-cli eval --json`,
 // with the sentences added).
 #include <attnscope/corpus_evaluation.h>
+#include <attnscope/faithfulness.h>
 
 #include <QByteArray>
 #include <QString>
@@ -21,8 +22,11 @@ struct CorpusReport {
   QStringList models;                         // as the app lists them
   std::vector<CorpusEvaluation> evaluations;  // one per model, translations kept; while a run
                                               // goes on, the models finished so far
+  // One per evaluation when the run measured whether attention explains (slow); else empty.
+  std::vector<ModelFaithfulness> faithfulness;
 
   bool hasReferences() const { return !referencePath.isEmpty(); }
+  bool hasFaithfulness() const { return !faithfulness.empty(); }
   bool isEmpty() const { return evaluations.empty(); }
 };
 
@@ -40,8 +44,10 @@ SentenceFigures sentenceFigures(const CorpusReport& report, const CorpusEvaluati
 /// figure for (BLEU and the reference without a reference, attention figures of a model without
 /// attention) are empty.
 QByteArray corpusToCsv(const CorpusReport& report);
-/// {"source", "reference", "models": [{model, bleu, by_length, metrics, sentences: [...]}]}, each
-/// sentence with its reference; null where a figure is missing, as in the CSV.
+/// {"source", "reference", "models": [{model, bleu, by_length, metrics, faithfulness, sentences:
+/// [...]}]}, each sentence with its reference; null where a figure is missing, as in the CSV
+/// (faithfulness: null when the run did not measure it, its figures null where the model has
+/// none, and why in "unavailable").
 QByteArray corpusToJson(const CorpusReport& report);
 
 }  // namespace attnscope::ui

@@ -1,5 +1,6 @@
 #include "tabs/corpus_view.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -85,6 +86,22 @@ QTableWidgetItem* metricItem(const QString& text) {
   return item;
 }
 
+// The metrics table's columns; the faithfulness ones show when a run measured them.
+constexpr int kFirstFaithfulnessColumn = 7;
+constexpr int kMetricColumns = 13;
+
+// A faithfulness figure, or n/a with the reason as its tooltip (`why`: the model's own words).
+QTableWidgetItem* faithfulnessItem(double value, const std::string& why, bool percent) {
+  if (std::isnan(value)) {
+    auto* item = metricItem(QObject::tr("n/a"));
+    item->setToolTip(why.empty() ? QObject::tr("No step of these sentences had a figure")
+                                 : QString::fromStdString(why));
+    return item;
+  }
+  return metricItem(percent ? QString::number(100 * value, 'f', 1) + QLatin1Char('%')
+                            : QString::number(value, 'f', 3));
+}
+
 QString shortName(const QString& path) {
   return path.isEmpty() ? QObject::tr("none") : QFileInfo(path).fileName();
 }
@@ -105,15 +122,22 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   modelList_->setToolTip(tr("The models to run; all of them by default"));
   run_ = new QPushButton(tr("Run"), this);
   cancel_ = new QPushButton(tr("Cancel"), this);
+  faithfulness_ = new QCheckBox(tr("Faithfulness (slow)"), this);
+  faithfulness_->setToolTip(
+      tr("Also test whether each model's attention explains its output: rank agreement with "
+         "integrated gradients and leave-one-out, and how much the output moves when attention "
+         "is permuted or made uniform. About a second per sentence and model."));
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1);
   progress_->setValue(0);
   status_ = new QLabel(this);
 
   plot_ = new LengthPlot(this);
-  metrics_ = new QTableWidget(0, 7, this);
+  metrics_ = new QTableWidget(0, kMetricColumns, this);
   metrics_->setHorizontalHeaderLabels({tr("Model"), tr("BLEU"), tr("<unk> lines"), tr("Entropy"),
-                                       tr("</s> sink"), tr("Diagonality"), tr("Coverage")});
+                                       tr("</s> sink"), tr("Diagonality"), tr("Coverage"),
+                                       tr("τ (IG)"), tr("τ (LOO)"), tr("TVD perm."),
+                                       tr("TVD unif."), tr("Argmax perm."), tr("Argmax unif.")});
   const QStringList metricTips = {
       tr("The model"),
       tr("Corpus BLEU of its greedy translations against the reference"),
@@ -121,7 +145,18 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
       tr("Mean attention entropy per step, in nats: 0 looks at one word"),
       tr("Mean share of attention on </s> at the steps before the last"),
       tr("Mean |argmax position / source length − step / target length|: 0 on the diagonal"),
-      tr("Mean |attention a source word receives in all − 1|: 0 when every word gets 1")};
+      tr("Mean |attention a source word receives in all − 1|: 0 when every word gets 1"),
+      tr("Mean Kendall τ-b per step between the attention row and |integrated gradients| (from "
+         "an all-zero source, 32 steps): 1 ranks the source words as the gradients do, 0 not at "
+         "all"),
+      tr("Mean Kendall τ-b per step between the attention row and |leave one out| (how much "
+         "log p of the step's word drops without each source word)"),
+      tr("Mean total variation distance of a step's output distribution from the model's own "
+         "when that step's attention row is randomly permuted (10 permutations, the prefix "
+         "forced): 0 unchanged, 1 nothing in common"),
+      tr("The same when the step's attention is uniform over the source"),
+      tr("Share of permuted steps whose most probable word changes"),
+      tr("Share of uniform-attention steps whose most probable word changes")};
   for (int c = 0; c < metricTips.size(); ++c)
     metrics_->horizontalHeaderItem(c)->setToolTip(metricTips[c]);
   metrics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -176,6 +211,7 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   auto* runRow = new QHBoxLayout;
   runRow->addWidget(run_);
   runRow->addWidget(cancel_);
+  runRow->addWidget(faithfulness_);
   runRow->addWidget(progress_, 1);
   runRow->addWidget(status_, 1);
   auto* measures = new QSplitter(Qt::Horizontal, this);
@@ -306,6 +342,7 @@ void CorpusView::run() {
   CorpusRequest request;
   request.sourcePath = source_;
   request.referencePath = reference_;
+  request.faithfulness = faithfulness_->isChecked();
   for (int i = 0; i < modelList_->count(); ++i) {
     const QListWidgetItem* item = modelList_->item(i);
     if (item->checkState() != Qt::Checked) continue;
@@ -401,7 +438,25 @@ void CorpusView::fillMetrics() {
     metrics_->setItem(row, 6, figure(e.has_attention, a.mean_coverage_spread()));
     if (!e.has_attention)
       metrics_->item(row, 0)->setToolTip(tr("No attention: no attention figures"));
+    if (m < report_.faithfulness.size()) {
+      const ModelFaithfulness& f = report_.faithfulness[m];
+      int c = kFirstFaithfulnessColumn;
+      metrics_->setItem(row, c++, faithfulnessItem(f.ig.mean_tau(), f.ig.unavailable, false));
+      metrics_->setItem(row, c++, faithfulnessItem(f.loo.mean_tau(), f.loo.unavailable, false));
+      metrics_->setItem(row, c++,
+                        faithfulnessItem(f.permuted.mean_tvd(), f.permuted.unavailable, false));
+      metrics_->setItem(row, c++,
+                        faithfulnessItem(f.uniform.mean_tvd(), f.uniform.unavailable, false));
+      metrics_->setItem(
+          row, c++,
+          faithfulnessItem(f.permuted.argmax_changed_share(), f.permuted.unavailable, true));
+      metrics_->setItem(
+          row, c++,
+          faithfulnessItem(f.uniform.argmax_changed_share(), f.uniform.unavailable, true));
+    }
   }
+  for (int c = kFirstFaithfulnessColumn; c < kMetricColumns; ++c)
+    metrics_->setColumnHidden(c, !report_.hasFaithfulness());
   // The whole table in view: the plot beside it gives way, not the figures.
   metrics_->resizeColumnsToContents();
   metrics_->setMinimumWidth(metrics_->horizontalHeader()->length() + 2 * metrics_->frameWidth() +

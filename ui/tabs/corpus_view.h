@@ -1,7 +1,8 @@
 #pragma once
 // The Corpus tab: a test set translated by several models at once, measured as a whole (BLEU by
-// source length, the attention figures per model) and sentence by sentence, in a sortable,
-// filterable table whose rows open in the Translation tab.
+// source length, the attention figures per model, and on request whether attention explains the
+// output) and sentence by sentence, in a sortable, filterable table whose rows open in the
+// Translation tab.
 #include <QPair>
 #include <QThread>
 #include <QWidget>
@@ -9,6 +10,7 @@
 #include "core/corpus_report.h"
 #include "render/export_target.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -65,6 +67,7 @@ class CorpusView : public QWidget, public ExportTarget {
   QProgressBar* progressBar() const { return progress_; }
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
+  QCheckBox* faithfulnessBox() const { return faithfulness_; }
 
  Q_SIGNALS:
   /// A row of the sentence table was double-clicked: show this source line with this model.
@@ -101,6 +104,7 @@ class CorpusView : public QWidget, public ExportTarget {
   QListWidget* modelList_ = nullptr;
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;
+  QCheckBox* faithfulness_ = nullptr;  // the slow measures too
   QProgressBar* progress_ = nullptr;
   QLabel* status_ = nullptr;
   LengthPlot* plot_ = nullptr;

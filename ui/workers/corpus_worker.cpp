@@ -49,26 +49,41 @@ void CorpusWorker::run(quint64 generation, const CorpusRequest& request) {
     }
     if (report.sources.empty()) throw std::invalid_argument("'" + source + "' has no sentences");
     const int sentences = static_cast<int>(report.sources.size());
-    const int total = sentences * static_cast<int>(request.models.size());
+    // Each model's sentences are decoded, then (with faithfulness) measured once more.
+    const int passes = request.faithfulness ? 2 : 1;
+    const int total = sentences * passes * static_cast<int>(request.models.size());
     for (int m = 0; m < request.models.size(); ++m) {
       const QString& model = request.models[m];
-      Q_EMIT progress(generation, m * sentences, total, model);
+      const int before = m * passes * sentences;
+      Q_EMIT progress(generation, before, total, model);
       CorpusEvaluation e;
+      ModelFaithfulness f;
       try {
-        e = evaluate_corpus(translator(request.paths.value(m)), report.sources, references,
-                            TranslationOptions{}, [&](size_t done, size_t) {
-                              Q_EMIT progress(generation, m * sentences + static_cast<int>(done),
-                                              total, model);
-                              return !obsolete(generation);
-                            });
+        const Translator& t = translator(request.paths.value(m));
+        e = evaluate_corpus(
+            t, report.sources, references, TranslationOptions{}, [&](size_t done, size_t) {
+              Q_EMIT progress(generation, before + static_cast<int>(done), total, model);
+              return !obsolete(generation);
+            });
+        if (!e.cancelled && request.faithfulness) {
+          const QString label = tr("%1: faithfulness").arg(model);
+          Q_EMIT progress(generation, before + sentences, total, label);
+          f = evaluate_faithfulness(
+              t, report.sources, FaithfulnessOptions{}, [&](size_t done, size_t) {
+                Q_EMIT progress(generation, before + sentences + static_cast<int>(done), total,
+                                label);
+                return !obsolete(generation);
+              });
+        }
       } catch (const std::exception& error) {
         throw std::runtime_error("model '" + model.toStdString() + "': " + error.what());
       }
-      if (e.cancelled) {
+      if (e.cancelled || f.cancelled) {
         Q_EMIT cancelled(generation);
         return;
       }
       report.evaluations.push_back(std::move(e));
+      if (request.faithfulness) report.faithfulness.push_back(std::move(f));
       if (m + 1 < request.models.size()) Q_EMIT evaluated(generation, report);
     }
     Q_EMIT finished(generation, report);

@@ -20,6 +20,8 @@ struct CorpusRequest {
   QStringList paths;   // each model's file
   QString sourcePath;
   QString referencePath;  // empty: no BLEU
+  // Also measure whether attention explains the output (faithfulness.h): seconds a sentence.
+  bool faithfulness = false;
 };
 
 class CorpusWorker : public QObject {
@@ -37,7 +39,8 @@ class CorpusWorker : public QObject {
   void run(quint64 generation, const attnscope::ui::CorpusRequest& request);
 
  Q_SIGNALS:
-  /// `done` of `total` sentence translations (sentences × models); `model` is being decoded.
+  /// `done` of `total` sentence translations (sentences × models, twice that with
+  /// faithfulness); `model` is being decoded, or measured ("additive: faithfulness").
   void progress(quint64 generation, int done, int total, const QString& model);
   /// A model finished before the last: `report` holds the models done so far, to be shown while
   /// the run goes on.
