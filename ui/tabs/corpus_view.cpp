@@ -159,6 +159,9 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
       tr("Share of uniform-attention steps whose most probable word changes")};
   for (int c = 0; c < metricTips.size(); ++c)
     metrics_->horizontalHeaderItem(c)->setToolTip(metricTips[c]);
+  // Shown once a run measured them: until then the plot beside the table keeps their room.
+  for (int c = kFirstFaithfulnessColumn; c < kMetricColumns; ++c)
+    metrics_->setColumnHidden(c, true);
   metrics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   metrics_->verticalHeader()->setVisible(false);
   metrics_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
