@@ -1,12 +1,13 @@
 // QtTest of ui/core without a window: the model info texts (status line and Help > Model info)
 // as pure functions of a model's header, and the typed settings (defaults, round trips, and the
-// keys earlier versions wrote, so a user's settings carry over).
+// keys earlier versions wrote, so a user's settings carry over), and the what-if line's word diff.
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "core/app_settings.h"
 #include "core/model_info_text.h"
+#include "core/what_if_text.h"
 
 using namespace attnscope;
 using namespace attnscope::ui;
@@ -22,6 +23,7 @@ class CoreTextTest : public QObject {
   void infoTextOfATorchScriptModel();
   void settingsHaveDefaultsAndRoundTrip();
   void settingsKeepTheKeysEarlierVersionsWrote();
+  void wordDiffMarksAddedAndDroppedWords();
 
  private:
   QTemporaryDir settingsDir_;
@@ -172,6 +174,39 @@ void CoreTextTest::settingsKeepTheKeysEarlierVersionsWrote() {
   QCOMPARE(settings.folder(AppSettings::Folder::Export), QString("/exports"));
   QCOMPARE(settings.attentionFile().line, 3);
   QCOMPARE(settings.trainCorpusFiles(), QStringList({"a", "b", "c", "d"}));
+}
+
+void CoreTextTest::wordDiffMarksAddedAndDroppedWords() {
+  using Kind = WordChange::Kind;
+  const auto words = [](const char* text) {
+    return QString::fromUtf8(text).split(' ', Qt::SkipEmptyParts);
+  };
+  // A dropped word is shown where it was, and is a change.
+  QCOMPARE(wordDiff(words("ein Hund läuft schnell"), words("ein Hund läuft")),
+           (QVector<WordChange>{{Kind::kSame, "ein"},
+                                {Kind::kSame, "Hund"},
+                                {Kind::kSame, "läuft"},
+                                {Kind::kDropped, "schnell"}}));
+  // A replaced word: the original struck through, then what replaced it.
+  QCOMPARE(
+      wordDiff(words("a b c"), words("a x c")),
+      (QVector<WordChange>{
+          {Kind::kSame, "a"}, {Kind::kDropped, "b"}, {Kind::kAdded, "x"}, {Kind::kSame, "c"}}));
+  // One word more marks that word only.
+  QCOMPARE(wordDiff(words("a b c"), words("z a b c")),
+           (QVector<WordChange>{
+               {Kind::kAdded, "z"}, {Kind::kSame, "a"}, {Kind::kSame, "b"}, {Kind::kSame, "c"}}));
+  QCOMPARE(wordDiff({}, words("a")), (QVector<WordChange>{{Kind::kAdded, "a"}}));
+  QCOMPARE(wordDiff(words("a"), {}), (QVector<WordChange>{{Kind::kDropped, "a"}}));
+  const QString html = whatIfHtml(wordDiff(words("a <b> c"), words("a x")));
+  QCOMPARE(html, QString("a <s style='color:gray'>&lt;b&gt;</s> <s style='color:gray'>c</s> "
+                         "<b style='color:%1'>x</b>")
+                     .arg(kEditedColour));
+  // The legend never calls a dropped word "no change".
+  QVERIFY(whatIfLegend({0, 0}).contains("changed no word"));
+  QVERIFY(!whatIfLegend({0, 1}).contains("changed no word"));
+  QVERIFY(whatIfLegend({0, 1}).contains("1 word of the model's own is dropped"));
+  QVERIFY(whatIfLegend({2, 1}).contains("2 words in"));
 }
 
 QTEST_GUILESS_MAIN(CoreTextTest)

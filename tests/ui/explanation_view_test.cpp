@@ -10,14 +10,17 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QtTest>
 #include <cmath>
+#include <limits>
 
 #include "core/app_settings.h"
+#include "core/what_if_text.h"
 #include "engine/scripted_modules.h"
 #include "engine/test_models.h"
 #include "plots/attention_bars.h"
@@ -27,6 +30,7 @@
 #include "ui/fixture.h"
 #include "widgets/shown_values_box.h"
 #include "widgets/step_panel.h"
+#include "widgets/weights_dialog.h"
 #include "workers/explanation_controller.h"
 
 using namespace attnscope::ui;
@@ -77,6 +81,10 @@ class ExplanationViewTest : public test::WindowTest {
   void theNoneModelHasAttributionsButNoBarsToEdit();
   void compareTriesTheEditOnEveryModel();
   void aSideBySideExportHasBothAndNamesTheMethod();
+  void typedWeightsAreCheckedBeforeTheDialogCloses();
+  void aRefusedEditChangesNothing();
+  void clearingTheSentenceShowsTheEmptyStateNotComputing();
+  void resetEditsClearsCompareAllsEditsToo();
 
  private:
   TranslationView* view() const { return window_->translationView(); }
@@ -86,6 +94,8 @@ class ExplanationViewTest : public test::WindowTest {
   bool show(std::optional<AttributionMethod> method, bool beside = false);
   // Selects step `step` as a click on its heatmap row does.
   bool selectStep(int step);
+  // Zeroes a word at kEditedStep and tries the edit on every model (Compare all shows it).
+  bool editAndTryInCompare();
   // Waits until the what-if line shows a decoded answer; returns its text.
   QString decodedWhatIf();
   // The engine's own what-if of `sentence` with `edits` on the listed model `model`.
@@ -133,6 +143,22 @@ attnscope::Translation ExplanationViewTest::engineWhatIf(const QString& model,
   return attnscope::translate_with_edits(translator, kSentence.toStdString(),
                                          attnscope::WhatIf{edits, {}})
       .translation;
+}
+
+bool ExplanationViewTest::editAndTryInCompare() {
+  UI_VERIFY(translate(kSentence));
+  UI_VERIFY(selectStep(kEditedStep));
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Zero, 1);
+  UI_VERIFY(!decodedWhatIf().isEmpty());
+  QSignalSpy shown(window_.get(), &MainWindow::compareUpdated);
+  QTest::mouseClick(view()->compareEditsButton(), Qt::LeftButton);
+  UI_VERIFY(QTest::qWaitFor(
+      [&] {
+        return !shown.isEmpty() &&
+               window_->compareView()->statusText().contains("edited attention");
+      },
+      20000));
+  return true;
 }
 
 void ExplanationViewTest::showSwitchesTheHeatmapToTheMethodAndSaysSo() {
@@ -403,15 +429,8 @@ void ExplanationViewTest::theNoneModelHasAttributionsButNoBarsToEdit() {
 }
 
 void ExplanationViewTest::compareTriesTheEditOnEveryModel() {
-  QVERIFY(translate(kSentence));
-  QVERIFY(selectStep(kEditedStep));
-  Q_EMIT bars()->editChosen(AttentionBars::Edit::Zero, 1);
-  QVERIFY(!decodedWhatIf().isEmpty());
-  QSignalSpy shown(window_.get(), &MainWindow::compareUpdated);
-  QTest::mouseClick(view()->compareEditsButton(), Qt::LeftButton);
+  QVERIFY(editAndTryInCompare());
   QCOMPARE(window_->tabs()->currentWidget(), window_->compareView());
-  QTRY_VERIFY_WITH_TIMEOUT(
-      !shown.isEmpty() && window_->compareView()->statusText().contains("edited attention"), 20000);
   CompareView* compare = window_->compareView();
   const QString status = compare->statusText();
   int fitted = 0;
@@ -464,6 +483,130 @@ void ExplanationViewTest::aSideBySideExportHasBothAndNamesTheMethod() {
   QVERIFY(file.open(QIODevice::ReadOnly));
   const QJsonObject one = QJsonDocument::fromJson(file.readAll()).object();
   QVERIFY(one["model"].toString().startsWith("integrated gradients"));
+}
+
+void ExplanationViewTest::typedWeightsAreCheckedBeforeTheDialogCloses() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(selectStep(kEditedStep));
+  const int count = static_cast<int>(bars()->row().size());
+  QVERIFY(count > 2);
+  QStringList valid(count, QStringLiteral("1"));
+  valid[0] = QStringLiteral("3");
+  QStringList negative(count, QStringLiteral("1")), letters(count, QStringLiteral("1"));
+  negative[1] = QStringLiteral("-1");
+  letters[1] = QStringLiteral("x");
+  const QList<QPair<QString, QString>> refused = {
+      {negative.join(' '), "negative"},
+      {letters.join(' '), "'x' is not a finite number"},
+      {QStringList(count, QStringLiteral("0")).join(' '), "sum to 0"},
+      {QStringList(count, QStringLiteral("nan")).join(' '), "not a finite number"},
+      {QStringList(count - 1, QStringLiteral("1")).join(' '), "weights for a source of"},
+  };
+  QStringList seen;
+  bool prefilledFinite = false;
+  QTimer::singleShot(0, this, [&] {
+    auto* dialog = view()->findChild<WeightsDialog*>();
+    if (dialog == nullptr) return;
+    const QString first = dialog->field()->text();
+    prefilledFinite = !first.contains("nan") && !first.contains("inf") &&
+                      first.split(' ', Qt::SkipEmptyParts).size() == count;
+    for (const auto& [text, why] : refused) {
+      dialog->field()->setText(text);
+      dialog->accept();  // OK: refused, the dialog stays with one line saying why
+      if (dialog->isVisible() && dialog->errorLabel()->toolTip().contains(why) &&
+          !dialog->errorLabel()->text().contains('\n'))
+        seen << why;
+    }
+    dialog->field()->setText(valid.join(", "));
+    dialog->accept();
+  });
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::TypeWeights, 0);
+  QVERIFY(prefilledFinite);
+  QCOMPARE(seen.size(), refused.size());
+  QCOMPARE(explanation()->edits().size(), size_t{1});
+  const AttentionEdit& edit = explanation()->edits().at(kEditedStep);
+  QCOMPARE(edit.kind, AttentionEdit::Kind::kWeights);
+  QCOMPARE(edit.weights[0], 3.0f);
+  QVERIFY(!decodedWhatIf().contains("&lt;pad&gt;"));
+  QVERIFY(!view()->editErrorLabel()->isVisible());
+  // Never offered inf or nan: a row holding them is offered uniform.
+  const QString shown =
+      typedWeightsText({std::numeric_limits<float>::infinity(), std::nanf(""), 1.0f});
+  QVERIFY2(!shown.contains("inf") && !shown.contains("nan"), qPrintable(shown));
+}
+
+void ExplanationViewTest::aRefusedEditChangesNothing() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(selectStep(kEditedStep));
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Uniform, 0);
+  const QString before = decodedWhatIf();
+  QVERIFY(before.contains("step 2: uniform"));
+  const int row = window_->heatmap()->matrix().rowOf(kEditedStep);
+  const auto rowLabel = [&] {
+    return qSharedPointerCast<QCPAxisTickerText>(window_->heatmap()->yAxis->ticker())
+        ->ticks()
+        .value(row);
+  };
+  const QString label = rowLabel();
+  QVERIFY(label.endsWith("(edited)"));
+  // Refused in the tab (weights of the wrong count, negative): nothing sent, nothing changed.
+  Q_EMIT bars()->rowDragged(0, {0.5f, -0.5f});
+  QCOMPARE(explanation()->edits().at(kEditedStep).kind, AttentionEdit::Kind::kUniform);
+  QCOMPARE(view()->whatIfLabel()->text(), before);
+  QVERIFY(view()->whatIfLabel()->isVisible());
+  QVERIFY(view()->editErrorLabel()->isVisible());
+  QVERIFY2(view()->editErrorLabel()->text().contains("weights for a source of"),
+           qPrintable(view()->editErrorLabel()->text()));
+  QVERIFY(!view()->editErrorLabel()->text().contains('\n'));
+  QCOMPARE(rowLabel(), label);
+  // Refused by the engine (a step the decoding never reaches): back to the edits before it.
+  AttentionEdit far;
+  far.step = 500;
+  explanation()->setEdit(far);
+  QTRY_VERIFY_WITH_TIMEOUT(!explanation()->editBusy(), 10000);
+  QCOMPARE(explanation()->edits().size(), size_t{1});
+  QVERIFY(explanation()->edits().count(kEditedStep) == 1);
+  QVERIFY(!explanation()->refusal().isEmpty());
+  QCOMPARE(view()->whatIfLabel()->text(), before);
+  QVERIFY(view()->editErrorLabel()->isVisible());
+  QCOMPARE(rowLabel(), label);
+  // A valid edit clears the line.
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Shuffle, 0);
+  QVERIFY(decodedWhatIf().contains("shuffled"));
+  QVERIFY(!view()->editErrorLabel()->isVisible());
+}
+
+void ExplanationViewTest::clearingTheSentenceShowsTheEmptyStateNotComputing() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(show(AttributionMethod::kIntegratedGradients, true));
+  QVERIFY(!view()->attributionPlot()->matrix().isEmpty());
+  window_->sourceEdit()->clear();
+  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
+  QTest::qWait(300);  // any late answer would have come
+  for (HeatmapPlot* plot : {window_->heatmap(), view()->attributionPlot()}) {
+    QVERIFY(plot->matrix().isEmpty());
+    QCOMPARE(plot->emptyText(), QString("Type a sentence and press Enter"));
+  }
+  // Alone too: the heatmap is the method's.
+  QVERIFY(translate(kSentence));
+  QVERIFY(show(AttributionMethod::kGradient, false));
+  window_->sourceEdit()->clear();
+  QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
+  QTest::qWait(300);
+  QCOMPARE(window_->heatmap()->emptyText(), QString("Type a sentence and press Enter"));
+}
+
+void ExplanationViewTest::resetEditsClearsCompareAllsEditsToo() {
+  QVERIFY(editAndTryInCompare());
+  window_->tabs()->setCurrentWidget(view());
+  QTest::mouseClick(view()->resetEditsButton(), Qt::LeftButton);
+  QVERIFY(window_->compareView()->edits().edits.empty());
+  QSignalSpy again(window_.get(), &MainWindow::compareUpdated);
+  window_->tabs()->setCurrentWidget(window_->compareView());
+  QVERIFY(again.wait(20000));
+  for (HeatmapPlot* plot : window_->compareView()->plots())
+    QVERIFY2(!plot->matrix().title.contains("what if"), qPrintable(plot->matrix().title));
+  QVERIFY(!window_->compareView()->statusText().contains("edited attention"));
 }
 
 QTEST_MAIN(ExplanationViewTest)

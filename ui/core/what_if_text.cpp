@@ -1,14 +1,17 @@
 #include "core/what_if_text.h"
 
 #include <QObject>
+#include <QRegularExpression>
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "core/token_text.h"
 
 namespace attnscope::ui {
 
-QVector<bool> changedWords(const QStringList& original, const QStringList& edited) {
+QVector<WordChange> wordDiff(const QStringList& original, const QStringList& edited) {
   const auto n = original.size(), m = edited.size();
   // lcs[i][j]: the longest common subsequence of original[i:] and edited[j:].
   std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
@@ -16,20 +19,21 @@ QVector<bool> changedWords(const QStringList& original, const QStringList& edite
     for (auto j = m - 1; j >= 0; --j)
       lcs[i][j] =
           original[i] == edited[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-  QVector<bool> changed(m, true);
+  using Kind = WordChange::Kind;
+  QVector<WordChange> diff;
   qsizetype i = 0, j = 0;
-  while (i < n && j < m) {
-    if (original[i] == edited[j]) {
-      changed[j] = false;
+  while (i < n || j < m) {
+    if (i < n && j < m && original[i] == edited[j]) {
+      diff.push_back({Kind::kSame, edited[j]});
       ++i;
       ++j;
-    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
-      ++i;
+    } else if (j == m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1])) {
+      diff.push_back({Kind::kDropped, original[i++]});  // before what replaces it
     } else {
-      ++j;
+      diff.push_back({Kind::kAdded, edited[j++]});
     }
   }
-  return changed;
+  return diff;
 }
 
 QStringList translationWords(const Translation& t) {
@@ -38,20 +42,54 @@ QStringList translationWords(const Translation& t) {
   return words;
 }
 
-QString whatIfHtml(const Translation& original, const Translation& edited) {
-  const QStringList words = translationWords(edited);
-  const QVector<bool> changed = changedWords(translationWords(original), words);
+QString whatIfHtml(const QVector<WordChange>& diff) {
   QStringList html;
-  for (qsizetype i = 0; i < words.size(); ++i)
-    html << (changed[i] ? QStringLiteral("<b style='color:%1'>%2</b>")
-                              .arg(QLatin1String(kEditedColour), words[i].toHtmlEscaped())
-                        : words[i].toHtmlEscaped());
+  for (const WordChange& change : diff) {
+    const QString word = change.word.toHtmlEscaped();
+    switch (change.kind) {
+      case WordChange::Kind::kSame:
+        html << word;
+        break;
+      case WordChange::Kind::kAdded:
+        html
+            << QStringLiteral("<b style='color:%1'>%2</b>").arg(QLatin1String(kEditedColour), word);
+        break;
+      case WordChange::Kind::kDropped:
+        html << QStringLiteral("<s style='color:gray'>%1</s>").arg(word);
+        break;
+    }
+  }
   return html.join(QLatin1Char(' '));
 }
 
-int changedWordCount(const Translation& original, const Translation& edited) {
-  const QVector<bool> changed = changedWords(translationWords(original), translationWords(edited));
-  return static_cast<int>(std::count(changed.begin(), changed.end(), true));
+QString whatIfHtml(const Translation& original, const Translation& edited) {
+  return whatIfHtml(wordDiff(translationWords(original), translationWords(edited)));
+}
+
+WordDiffCounts wordDiffCounts(const Translation& original, const Translation& edited) {
+  WordDiffCounts counts;
+  for (const WordChange& change : wordDiff(translationWords(original), translationWords(edited))) {
+    if (change.kind == WordChange::Kind::kAdded) ++counts.added;
+    if (change.kind == WordChange::Kind::kDropped) ++counts.dropped;
+  }
+  return counts;
+}
+
+QString whatIfLegend(const WordDiffCounts& counts) {
+  if (counts.same()) return QObject::tr("the same translation: the edit changed no word");
+  QStringList parts;
+  if (counts.added > 0)
+    parts << (counts.added == 1
+                  ? QObject::tr("1 word in <b style='color:%1'>bold red</b> is new")
+                  : QObject::tr("%1 words in <b style='color:%2'>bold red</b> are new")
+                        .arg(counts.added))
+                 .arg(QLatin1String(kEditedColour));
+  if (counts.dropped > 0)
+    parts << (counts.dropped == 1
+                  ? QObject::tr("1 word of the model's own is dropped (<s>struck through</s>)")
+                  : QObject::tr("%1 words of the model's own are dropped (<s>struck through</s>)")
+                        .arg(counts.dropped));
+  return parts.join(QStringLiteral(", "));
 }
 
 std::vector<float> withWeight(const std::vector<float>& row, int index, double weight) {
@@ -70,6 +108,36 @@ std::vector<float> withWeight(const std::vector<float>& row, int index, double w
                                                : (1.0 - weight) / count);
   }
   return out;
+}
+
+std::vector<float> parseTypedWeights(const QString& text, int step, int count, QString* error) {
+  error->clear();
+  const QStringList parts =
+      text.split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts);
+  if (parts.isEmpty()) {
+    *error = QObject::tr("type %1 weights, one per bar").arg(count);
+    return {};
+  }
+  // The command line's spelling, so the engine's parser applies its rules (and its messages).
+  const std::string spec =
+      std::to_string(step + 1) + ":weights=" + parts.join(QLatin1Char(',')).toStdString();
+  try {
+    AttentionEdit edit = parse_attention_edit(spec);
+    edit.apply(std::vector<float>(static_cast<size_t>(std::max(count, 0)), 1.0f));
+    return edit.weights;
+  } catch (const std::invalid_argument& e) {
+    *error = QString::fromStdString(e.what()).section(QLatin1Char('\n'), 0, 0);
+    return {};
+  }
+}
+
+QString typedWeightsText(const std::vector<float>& row) {
+  const bool finite =
+      std::all_of(row.begin(), row.end(), [](float w) { return std::isfinite(w) && w >= 0.0f; });
+  QStringList parts;
+  for (float w : row)
+    parts << QString::number(finite ? w : 1.0 / static_cast<double>(row.size()), 'g', 3);
+  return parts.join(QLatin1Char(' '));
 }
 
 QString editDescription(const AttentionEdit& edit, const QStringList& sourceTokens) {

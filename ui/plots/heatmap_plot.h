@@ -26,6 +26,7 @@ class HeatmapPlot : public QCustomPlot {
   void setShowValues(bool show);
   /// What an empty heatmap says (default: "Type a sentence and press Enter").
   void setEmptyText(const QString& text);
+  const QString& emptyText() const { return emptyText_; }
   /// The row drawn with a frame (the current decoding step); −1 for none.
   void setCurrentRow(int row);
   int currentRow() const { return currentRow_; }

@@ -157,6 +157,12 @@ void CompareView::setEdits(const CompareEdits& edits) {
   Q_EMIT compareRequested();
 }
 
+void CompareView::clearEdits() {
+  if (edits_.edits.empty()) return;
+  setEdits({});
+  if (isVisible()) Q_EMIT compareRequested();
+}
+
 void CompareView::updateControls() {
   reference_->setVisible(mode() == Kind::Reference);
   commonModel_->setVisible(mode() == Kind::ModelOutput);
@@ -209,7 +215,8 @@ void CompareView::setResult(const CompareResult& result) {
   resultStatus_ =
       !whatIfs.isEmpty()
           ? tr("Each heatmap shows its model's decoding with the edited attention; words that "
-               "differ from the model's own translation are <b>bold red</b>.<br>%1")
+               "differ from the model's own translation are <b>bold red</b>, its words the edit "
+               "dropped <s>struck through</s>.<br>%1")
                 .arg(whatIfs.join(QStringLiteral("<br>")))
       : mode() == Kind::OwnTranslations
           ? tr("Each heatmap shows its model's own greedy translation.")

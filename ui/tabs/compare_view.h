@@ -41,6 +41,9 @@ class CompareView : public QWidget, public ExportTarget {
   /// compared, and asks for the comparison; empty edits: none.
   void setEdits(const CompareEdits& edits);
   const CompareEdits& edits() const { return edits_; }
+  /// The Translation tab's Reset edits: no edits here either, every model's own decoding again
+  /// (compared now when the tab shows, else when it is next shown).
+  void clearEdits();
   QPushButton* clearEditsButton() const { return clearEdits_; }
 
   CompareTarget target() const;

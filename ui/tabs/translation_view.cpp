@@ -6,16 +6,14 @@
 #include <QCursor>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QRandomGenerator>
-#include <QRegularExpression>
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <limits>
+#include <stdexcept>
 
 #include "core/attribution_matrix.h"
 #include "core/copied_words.h"
@@ -25,6 +23,7 @@
 #include "widgets/attention_view_controls.h"
 #include "widgets/shown_values_box.h"
 #include "widgets/step_panel.h"
+#include "widgets/weights_dialog.h"
 #include "workers/decoding_controller.h"
 #include "workers/explanation_controller.h"
 #include "workers/model_list.h"
@@ -73,7 +72,7 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   whatIf_->setFont(big);
   whatIf_->setToolTip(
       tr("What the model writes with the attention you edited: words that differ from its own "
-         "translation are bold red"));
+         "translation are bold red, its words the edit dropped struck through"));
   resetEditsAction_ = new QAction(tr("Reset attention &edits"), this);
   resetEditsAction_->setObjectName(QStringLiteral("resetEditsAction"));
   resetEditsAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
@@ -87,6 +86,7 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
                               "attention, or right-click it, to edit one"),
                            4000);
     explanation_->resetEdits();
+    Q_EMIT editsReset();
   });
   resetEdits_ = new QPushButton(tr("Reset edits"), this);
   resetEdits_->setToolTip(resetEditsAction_->toolTip());
@@ -116,6 +116,12 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   whatIfLayout->addWidget(compareEdits_);
   whatIfLayout->addWidget(resetEdits_);
   whatIfRow_->setVisible(false);
+  // A refused edit's reason, one line under the what-if it leaves as it was.
+  editError_ = new QLabel(this);
+  editError_->setObjectName(QStringLiteral("editErrorLabel"));
+  editError_->setStyleSheet(QStringLiteral("color: %1").arg(QLatin1String(kEditedColour)));
+  editError_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  editError_->setVisible(false);
   note_ = new QLabel(this);
   note_->setWordWrap(true);
   note_->setVisible(false);
@@ -147,6 +153,7 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(output_);
   layout->addWidget(whatIfRow_);
+  layout->addWidget(editError_);
   layout->addWidget(note_);
   layout->addLayout(controls);
   layout->addWidget(splitter_, 1);
@@ -214,6 +221,7 @@ void TranslationView::setShowValues(bool show) {
 void TranslationView::showSnapshot() {
   const SessionSnapshot& snapshot = *controller_->snapshot();
   sessionShown_ = true;
+  fileShown_ = false;
   shownValues_->setEnabled(true);
   explanation_->setSession(snapshot.modelKey, controller_->sentence(), controller_->forced());
   beamHypotheses_.clear();
@@ -338,10 +346,10 @@ void TranslationView::drawAttribution(HeatmapPlot* plot, AttributionMethod metho
   empty.title = title;
   const auto request = attributionRequest();
   if (!sessionShown_) {
-    plot->setEmptyText(beamHypotheses_.isEmpty()
-                           ? tr("An attention file has no model\nto attribute its output to")
-                           : tr("Attributions explain greedy decoding:\nchoose Greedy to see "
-                                "them"));
+    plot->setEmptyText(fileShown_ ? tr("An attention file has no model\nto attribute its output to")
+                       : !beamHypotheses_.isEmpty()
+                           ? tr("Attributions explain greedy decoding:\nchoose Greedy to see them")
+                           : emptyHeatmapText());
   } else if (const QString why = shownValues_->unsupportedReason(method); !why.isEmpty()) {
     plot->setEmptyText(tr("Not for this model:\n%1").arg(why));
   } else if (request && explanation_->answers(*request)) {
@@ -538,25 +546,12 @@ void TranslationView::editShownStep(AttentionBars::Edit kind, int bar) {
       edit.seed = QRandomGenerator::global()->generate64();
       break;
     case AttentionBars::Edit::TypeWeights: {
-      QStringList current;
-      for (float w : stepPanel_->bars()->row()) current << QString::number(w, 'g', 3);
-      bool ok = false;
-      const QString typed = QInputDialog::getText(
-          this, tr("Attention weights"),
-          tr("Step %1: one weight per bar, separated by spaces or commas (renormalised):")
-              .arg(row + 1),
-          QLineEdit::Normal, current.join(QStringLiteral(" ")), &ok);
-      if (!ok) return;
-      std::vector<float> bars;
-      for (const QString& part :
-           typed.split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts)) {
-        bool number = false;
-        const float w = part.toFloat(&number);
-        bars.push_back(number ? w : std::numeric_limits<float>::quiet_NaN());
-      }
+      // The dialog refuses what the engine would (a wrong count, negative, NaN, all 0) and stays
+      // open with the reason until the weights are valid.
+      WeightsDialog dialog(row, stepPanel_->bars()->row(), this);
+      if (dialog.exec() != QDialog::Accepted) return;
       edit.kind = AttentionEdit::Kind::kWeights;
-      // The engine refuses a wrong count, a negative or a NaN weight with a message naming it.
-      edit.weights = bars.size() == stepPanel_->bars()->row().size() ? toSourceTokens(bars) : bars;
+      edit.weights = toSourceTokens(dialog.weights());
       break;
     }
   }
@@ -564,12 +559,26 @@ void TranslationView::editShownStep(AttentionBars::Edit kind, int bar) {
 }
 
 void TranslationView::setShownEdit(const AttentionEdit& edit) {
-  if (edit.step < 0) return;
+  if (edit.step < 0 || !controller_->snapshot()) return;
+  const auto& steps = controller_->snapshot()->steps;
+  if (edit.step < static_cast<int>(steps.size())) {
+    try {
+      static_cast<void>(edit.apply(steps[edit.step].attention));
+    } catch (const std::invalid_argument& e) {
+      // Refused before decoding: the edits, their marks and the what-if stay as they were.
+      explanation_->refuse(QString::fromStdString(e.what()));
+      return;
+    }
+  }
   explanation_->setEdit(edit);
   Q_EMIT statusMessage(tr("Decoding with the edited attention…"), 3000);
 }
 
 void TranslationView::showWhatIf() {
+  const QString refusal = explanation_->refusal();
+  editError_->setText(refusal.isEmpty() ? QString() : tr("Edit refused: %1").arg(refusal));
+  editError_->setToolTip(editError_->text());
+  editError_->setVisible(!refusal.isEmpty());
   const bool edits = explanation_->hasEdits();
   whatIfRow_->setVisible(edits);
   if (!edits) {
@@ -592,15 +601,7 @@ void TranslationView::showWhatIf() {
     whatIf_->setText(tr("%1 <i>%2</i>").arg(head, result->error.toHtmlEscaped()));
     return;
   }
-  const int changed = changedWordCount(result->original, result->edited.translation);
-  const QString legend =
-      changed == 0 ? tr("the same translation: the edit changed no word")
-      : changed == 1
-          ? tr("the word in <b style='color:%1'>bold red</b> differs from the model's own")
-                .arg(QLatin1String(kEditedColour))
-          : tr("%1 words in <b style='color:%2'>bold red</b> differ from the model's own")
-                .arg(changed)
-                .arg(QLatin1String(kEditedColour));
+  const QString legend = whatIfLegend(wordDiffCounts(result->original, result->edited.translation));
   whatIf_->setText(
       tr("%1 %2<br><span style='font-size:small; color:gray'>%3; edited steps are marked "
          "\"edited\" in the heatmap; Reset edits (%4) returns to the model's own</span>")
@@ -627,6 +628,7 @@ void TranslationView::showHypothesis(int index) {
   if (index < 0 || index >= beamHypotheses_.size()) return;
   const Translation& t = beamHypotheses_[index];
   sessionShown_ = false;
+  fileShown_ = false;
   shownValues_->setEnabled(true);
   explanation_->resetEdits();
   forcedSteps_.clear();
@@ -645,6 +647,7 @@ void TranslationView::showHypothesis(int index) {
 void TranslationView::showAttentionFile(const AttentionFile& file, const QString& path,
                                         size_t line) {
   sessionShown_ = false;
+  fileShown_ = true;
   explanation_->resetEdits();
   beamHypotheses_.clear();
   beamList_->clear();
@@ -675,9 +678,18 @@ void TranslationView::showAttentionFile(const AttentionFile& file, const QString
   Q_EMIT updated();
 }
 
+QString TranslationView::emptyHeatmapText() { return tr("Type a sentence and press Enter"); }
+
 void TranslationView::clear() {
   forcedSteps_.clear();
   sessionShown_ = false;
+  fileShown_ = false;
+  beamHypotheses_.clear();
+  beamList_->clear();
+  beamList_->setVisible(false);
+  // No sentence: the plots say what a new heatmap says, not "Computing …" for ever.
+  heatmap_->setEmptyText(emptyHeatmapText());
+  attributionPlot_->setEmptyText(emptyHeatmapText());
   shownValues_->setEnabled(true);
   explanation_->resetEdits();
   shown_ = Translation{};

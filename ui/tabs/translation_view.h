@@ -70,6 +70,8 @@ class TranslationView : public QWidget, public ExportTarget {
   QLabel* outputLabel() const { return output_; }
   /// The what-if line: the translation the attention edits lead to, changed words marked.
   QLabel* whatIfLabel() const { return whatIf_; }
+  /// A refused edit's reason (hidden when the last edit was accepted).
+  QLabel* editErrorLabel() const { return editError_; }
   QPushButton* resetEditsButton() const { return resetEdits_; }
   QPushButton* compareEditsButton() const { return compareEdits_; }
   /// Reset edits (Ctrl+Shift+R): for the window's View menu.
@@ -88,6 +90,8 @@ class TranslationView : public QWidget, public ExportTarget {
   void statusMessage(const QString& message, int milliseconds);
   /// The user asked to try the attention edits on every model (Compare all).
   void compareEditsRequested(const attnscope::ui::CompareEdits& edits);
+  /// The user reset the attention edits (Compare all drops the ones it tries too).
+  void editsReset();
 
  private:
   void drawTranslation(const Translation& t, const QString& modelKey);
@@ -99,6 +103,7 @@ class TranslationView : public QWidget, public ExportTarget {
   void showStepAttribution(int row, const QStringList& labels, bool words);
   void showHypothesis(int index);
   void showWhatIf();
+  static QString emptyHeatmapText();
   // The attribution the shown session asks for, when Show names a method.
   std::optional<AttributionRequest> attributionRequest() const;
   // Why the shown step's attention cannot be edited ("" when it can).
@@ -115,6 +120,7 @@ class TranslationView : public QWidget, public ExportTarget {
   QLabel* output_ = nullptr;
   QWidget* whatIfRow_ = nullptr;
   QLabel* whatIf_ = nullptr;
+  QLabel* editError_ = nullptr;
   QLabel* note_ = nullptr;
   QPushButton* resetEdits_ = nullptr;
   QPushButton* compareEdits_ = nullptr;
@@ -132,6 +138,7 @@ class TranslationView : public QWidget, public ExportTarget {
   Translation shown_;          // what the heatmap draws, redrawn when the view controls change
   QString shownKey_;           // the model that made shown_
   bool sessionShown_ = false;  // shown_ is the session's (not a beam's or a file's)
+  bool fileShown_ = false;     // shown_ is empty: the heatmap holds an attention file's matrix
   QVector<int> forcedSteps_;   // the steps of shown_ the user forced (heatmap rows marked)
   QCPColorGradient gradient_;
   bool showValues_ = false;

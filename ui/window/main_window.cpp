@@ -214,6 +214,7 @@ void MainWindow::wire() {
   connect(compare_, &CompareView::compareRequested, this, &MainWindow::requestCompare);
   connect(compare_, &CompareView::resultShown, this, &MainWindow::compareUpdated);
   connect(translation_, &TranslationView::compareEditsRequested, compare_, &CompareView::setEdits);
+  connect(translation_, &TranslationView::editsReset, compare_, &CompareView::clearEdits);
   connect(translation_, &TranslationView::compareEditsRequested, this,
           [this] { showCompare(true); });
   connect(corpus_, &CorpusView::errorOccurred, this, &MainWindow::showError);

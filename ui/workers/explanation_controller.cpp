@@ -15,7 +15,15 @@ ExplanationController::ExplanationController(EngineWorker* worker, QObject* pare
           [this](quint64 generation, const EditResult& result) {
             if (generation != editGeneration_) return;
             editPending_ = false;
-            whatIf_ = result;
+            if (!result.error.isEmpty()) {
+              // Refused: nothing changes but the one line saying why.
+              refusal_ = result.error.section(QLatin1Char('\n'), 0, 0);
+              edits_ = accepted_;
+              whatIf_ = acceptedWhatIf_;
+            } else {
+              accepted_ = edits_;
+              acceptedWhatIf_ = whatIf_ = result;
+            }
             Q_EMIT editsChanged();
           });
   connect(worker_, &EngineWorker::supportFound, this,
@@ -41,9 +49,12 @@ void ExplanationController::setSession(const QString& key, const QString& senten
     key_ = key;
     sentence_ = sentence;
     forced_ = forced;
-    if (hasEdits() || whatIf_) {
+    if (hasEdits() || whatIf_ || !refusal_.isEmpty()) {
       edits_.clear();
       whatIf_.reset();
+      accepted_.clear();
+      acceptedWhatIf_.reset();
+      refusal_.clear();
       editPending_ = false;
       worker_->cancel(EngineWorker::Channel::Edit);
       Q_EMIT editsChanged();
@@ -56,14 +67,23 @@ void ExplanationController::setSession(const QString& key, const QString& senten
 }
 
 void ExplanationController::setEdit(const AttentionEdit& edit) {
+  refusal_.clear();
   edits_[edit.step] = edit;
   sendEdits();
 }
 
+void ExplanationController::refuse(const QString& why) {
+  refusal_ = why.section(QLatin1Char('\n'), 0, 0);
+  Q_EMIT editsChanged();
+}
+
 void ExplanationController::resetEdits() {
-  if (!hasEdits() && !whatIf_) return;
+  if (!hasEdits() && !whatIf_ && refusal_.isEmpty()) return;
   edits_.clear();
   whatIf_.reset();
+  accepted_.clear();
+  acceptedWhatIf_.reset();
+  refusal_.clear();
   editPending_ = false;
   worker_->cancel(EngineWorker::Channel::Edit);
   Q_EMIT editsChanged();

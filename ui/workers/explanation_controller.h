@@ -31,8 +31,13 @@ class ExplanationController : public QObject {
   /// The session the edits are made on: another model or sentence drops them; other forced
   /// tokens decode them again.
   void setSession(const QString& key, const QString& sentence, const QMap<int, QString>& forced);
-  /// Adds `edit`, replacing an edit of the same step, and decodes the what-if.
+  /// Adds `edit`, replacing an edit of the same step, and decodes the what-if. When the engine
+  /// refuses it, the edits and the what-if return to those before it and refusal() says why.
   void setEdit(const AttentionEdit& edit);
+  /// An edit refused before it was sent (`why`, one line): the edits stay as they are.
+  void refuse(const QString& why);
+  /// Why the last edit was refused ("" when it was not): the edits are those before it.
+  const QString& refusal() const { return refusal_; }
   /// Back to the model's own attention: no edit, no what-if.
   void resetEdits();
   bool hasEdits() const { return !edits_.empty(); }
@@ -66,6 +71,10 @@ class ExplanationController : public QObject {
   QMap<int, QString> forced_;
   std::map<int, AttentionEdit> edits_;
   std::optional<EditResult> whatIf_;
+  // The edits and what-if the engine last accepted: a refused edit returns to them.
+  std::map<int, AttentionEdit> accepted_;
+  std::optional<EditResult> acceptedWhatIf_;
+  QString refusal_;
   bool editPending_ = false;
   QHash<QString, ExplainSupport> support_;
 };
