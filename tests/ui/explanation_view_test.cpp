@@ -20,6 +20,7 @@
 #include <limits>
 
 #include "core/app_settings.h"
+#include "core/attribution_matrix.h"
 #include "core/what_if_text.h"
 #include "engine/scripted_modules.h"
 #include "engine/test_models.h"
@@ -85,6 +86,7 @@ class ExplanationViewTest : public test::WindowTest {
   void aRefusedEditChangesNothing();
   void clearingTheSentenceShowsTheEmptyStateNotComputing();
   void resetEditsClearsCompareAllsEditsToo();
+  void attributionBarsFitTheirValuesAndSayWhatTheyAre();
 
  private:
   TranslationView* view() const { return window_->translationView(); }
@@ -186,7 +188,7 @@ void ExplanationViewTest::showSwitchesTheHeatmapToTheMethodAndSaysSo() {
   QCOMPARE(window_->heatmap()->dataRange().lower, -window_->heatmap()->dataRange().upper);
   QVERIFY(window_->heatmap()
               ->toolTipAt(window_->heatmap()->rect().center())
-              .contains("share of log p: "));
+              .contains("contribution to log p: "));
 
   QVERIFY(show(AttributionMethod::kGradient));
   QCOMPARE(window_->heatmap()->matrix().title, QString("gradient"));
@@ -607,6 +609,38 @@ void ExplanationViewTest::resetEditsClearsCompareAllsEditsToo() {
   for (HeatmapPlot* plot : window_->compareView()->plots())
     QVERIFY2(!plot->matrix().title.contains("what if"), qPrintable(plot->matrix().title));
   QVERIFY(!window_->compareView()->statusText().contains("edited attention"));
+}
+
+void ExplanationViewTest::attributionBarsFitTheirValuesAndSayWhatTheyAre() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(show(AttributionMethod::kGradient));
+  QVERIFY(selectStep(kEditedStep));
+  AttentionBars* attribution = window_->stepPanel()->attributionBars();
+  attribution->replot();
+  double largest = 0;
+  for (float v : attribution->row()) largest = std::max(largest, static_cast<double>(v));
+  QVERIFY(largest > 0);
+  // The axis is the row's, not attention's 0–1: the largest bar reaches near the top.
+  const QCPRange range = attribution->yAxis->range();
+  QVERIFY2(range.upper >= largest && range.upper <= largest * 1.1,
+           qPrintable(QString("%1 for %2").arg(range.upper).arg(largest)));
+  QVERIFY(attribution->yAxis->tickVector().size() <= 5);
+  QCOMPARE(attribution->yAxis->label(), QString("gradient norm"));
+  // The attention's axis stays 0–1.
+  QCOMPARE(bars()->yAxis->range().upper, 1.0);
+  // Integrated gradients are a contribution to log p, with both numbers of completeness.
+  QVERIFY(show(AttributionMethod::kIntegratedGradients));
+  QVERIFY(selectStep(kEditedStep));
+  QCOMPARE(attribution->yAxis->label(), QString("contribution to log p"));
+  QLabel* label = window_->stepPanel()->attributionLabel();
+  QVERIFY2(label->text().contains("row sum") && label->text().contains("log p − baseline log p") &&
+               label->wordWrap(),
+           qPrintable(label->text()));
+  QVERIFY(label->toolTip().contains("row sum"));
+  QVERIFY(attribution->toolTipAt(attribution->positionOf(0, 0)).contains("row sum"));
+  QCOMPARE(attributionValueName(AttributionMethod::kGradientTimesInput),
+           QString("contribution to log p"));
+  QCOMPARE(attributionValueName(AttributionMethod::kLeaveOneOut), QString("drop of log p"));
 }
 
 QTEST_MAIN(ExplanationViewTest)

@@ -3,6 +3,7 @@
 #include <attnscope/word_view.h>
 
 #include <QObject>
+#include <cmath>
 
 namespace attnscope::ui {
 
@@ -29,14 +30,31 @@ QString attributionValueName(AttributionMethod method) {
   switch (method) {
     case AttributionMethod::kGradient:
       return QObject::tr("gradient norm");
+    // Gradient × input and integrated gradients add up to (about) log p's change: a
+    // contribution, unbounded, not a share of it.
     case AttributionMethod::kGradientTimesInput:
-      return QObject::tr("gradient × input");
     case AttributionMethod::kIntegratedGradients:
-      return QObject::tr("share of log p");
+      return QObject::tr("contribution to log p");
     case AttributionMethod::kLeaveOneOut:
       return QObject::tr("drop of log p");
   }
   return QObject::tr("attribution");
+}
+
+QString completenessText(const Attribution& a, int step) {
+  if (a.method != AttributionMethod::kIntegratedGradients || step < 0 ||
+      step >= static_cast<int>(a.values.size()) ||
+      step >= static_cast<int>(a.log_probabilities.size()) ||
+      step >= static_cast<int>(a.baseline_log_probabilities.size()))
+    return {};
+  double sum = 0.0;
+  for (float v : a.values[step])
+    if (!std::isnan(v)) sum += v;
+  const double logp = a.log_probabilities[step], baseline = a.baseline_log_probabilities[step];
+  return QObject::tr("row sum %1 vs log p − baseline log p = %2 − (%3) = %4 (gap %5)")
+      .arg(QString::number(sum, 'f', 3), QString::number(logp, 'f', 3),
+           QString::number(baseline, 'f', 3), QString::number(logp - baseline, 'f', 3),
+           QString::number(std::abs(sum - (logp - baseline)), 'f', 3));
 }
 
 AttentionMatrix attributionMatrix(const Attribution& a, int steps, const AttentionView& view) {

@@ -22,6 +22,10 @@ QString noValueReason(AttributionMethod method);
 /// What a cell's value is, beside the colour scale and in hover texts.
 QString attributionValueName(AttributionMethod method);
 
+/// Integrated gradients' completeness at output step `step`, both numbers: "row sum 1.204 vs
+/// log p − baseline log p = … = 1.201 (gap 0.003)"; "" for the other methods.
+QString completenessText(const Attribution& attribution, int step);
+
 /// The first `steps` rows of `attribution` (all when negative or more than it has) as a matrix,
 /// titled attributionTitle(), in words when `view` says so for a subword model (a word's source
 /// pieces summed, its target pieces' rows averaged, as the attention's).

@@ -31,6 +31,8 @@ AttentionBars::AttentionBars(QWidget* parent) : QCustomPlot(parent) {
   xAxis->setTickLabelRotation(60);
   xAxis->grid()->setVisible(false);
   yAxis->setRange(0, 1);
+  yAxis->ticker()->setTickCount(3);  // a short chart: a few ticks, not a crowded column
+  yAxis->setNumberPrecision(2);
   valueName_ = tr("weight");
   yAxis->setLabel(valueName_);
   for (QCPAxis* axis : {xAxis, yAxis}) {
@@ -63,6 +65,11 @@ void AttentionBars::setSigned(bool on) {
   draw();
 }
 
+void AttentionBars::setUnitRange(bool on) {
+  unitRange_ = on;
+  draw();
+}
+
 void AttentionBars::setValueName(const QString& name) {
   valueName_ = name;
   yAxis->setLabel(name);
@@ -84,14 +91,14 @@ void AttentionBars::draw() {
   bars_->setBrush(signed_ ? QColor("#b2182b") : palette().color(QPalette::Highlight));
   original_->setData(keys, outline, true);
   original_->setVisible(!originalRow_.empty());
-  if (signed_) {
+  if (signed_ || !unitRange_) {
     double largest = 0.0;
     for (int i = 0; i < static_cast<int>(row_.size()); ++i)
       if (!std::isnan(row_[i])) largest = std::max(largest, std::abs(static_cast<double>(row_[i])));
     const double top = largest > 0 ? largest * 1.05 : 1.0;
     double lowest = 0.0;
     for (double v : below) lowest = std::min(lowest, v);
-    yAxis->setRange(lowest < 0 ? -top : 0.0, top);
+    yAxis->setRange(signed_ && lowest < 0 ? -top : 0.0, top);
   } else {
     yAxis->setRange(0, 1);
   }
@@ -124,6 +131,7 @@ QString AttentionBars::toolTipAt(const QPoint& pos) const {
   QString tip = tr("source: %1\n%2: %3").arg(tokens.value(i), valueName_, value);
   if (i < static_cast<int>(originalRow_.size()))
     tip += tr("\nthe model's own: %1").arg(QString::number(originalRow_[i], 'f', 4));
+  if (!detail_.isEmpty()) tip += QLatin1Char('\n') + detail_;
   if (editable_)
     tip += tr("\ndrag to set this weight, right-click for more edits");
   else if (!whyNot_.isEmpty())

@@ -25,6 +25,11 @@ class AttentionBars : public QCustomPlot {
 
   /// Signed values: negative bars in another colour, the axis fitted to the data around 0.
   void setSigned(bool on);
+  /// Unsigned values on a fixed 0–1 axis (attention weights, the default) or on an axis fitted
+  /// to the row (attributions, whose values may be far below or above 1).
+  void setUnitRange(bool on);
+  /// A line added to every bar's hover (integrated gradients' completeness at the step).
+  void setDetail(const QString& detail) { detail_ = detail; }
   /// The value axis's label and the hover's name ("weight" by default).
   void setValueName(const QString& name);
 
@@ -64,7 +69,9 @@ class AttentionBars : public QCustomPlot {
   std::vector<float> originalRow_;
   QString valueName_;
   QString whyNot_;
+  QString detail_;
   bool signed_ = false;
+  bool unitRange_ = true;
   bool editable_ = false;
   int dragging_ = -1;  // the bar being dragged
 };

@@ -486,7 +486,8 @@ void TranslationView::showStepAttribution(int row, const QStringList& labels, bo
     const AttentionMatrix m = attributionMatrix(a, row + 1, viewControls_->view());
     shown = m.sourceTokens;
   }
-  stepPanel_->showAttribution(title, shown, values, signedValues, valueName);
+  stepPanel_->showAttribution(title, shown, values, signedValues, valueName, {},
+                              completenessText(a, row));
 }
 
 std::vector<float> TranslationView::toSourceTokens(const std::vector<float>& bars) const {

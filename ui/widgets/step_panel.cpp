@@ -20,6 +20,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   attributionLabel_->setWordWrap(true);
   attributionBars_ = new AttentionBars(this);
   attributionBars_->setObjectName(QStringLiteral("attributionBars"));
+  attributionBars_->setUnitRange(false);  // its own scale: gradients are far below 1
   attributionBars_->setEditable(false, tr("An attribution is measured, not set: edit the "
                                           "attention above and see what the output does"));
   entropy_ = new QLabel(this);
@@ -50,13 +51,20 @@ void StepPanel::setAttentionEdited(bool edited) {
 
 void StepPanel::showAttribution(const QString& title, const QStringList& sourceLabels,
                                 const std::vector<float>& row, bool signedValues,
-                                const QString& valueName, const QString& note) {
+                                const QString& valueName, const QString& note,
+                                const QString& detail) {
   attributionLabel_->setVisible(!title.isEmpty());
   attributionBars_->setVisible(!title.isEmpty() && note.isEmpty());
   if (title.isEmpty()) return;
-  attributionLabel_->setText(note.isEmpty()
-                                 ? tr("%1 at this step:").arg(title.toHtmlEscaped())
-                                 : tr("%1: %2").arg(title.toHtmlEscaped(), note.toHtmlEscaped()));
+  QString text = note.isEmpty() ? tr("%1 at this step:").arg(title.toHtmlEscaped())
+                                : tr("%1: %2").arg(title.toHtmlEscaped(), note.toHtmlEscaped());
+  // The label wraps, so the numbers are never clipped; the hover repeats them.
+  if (!detail.isEmpty())
+    text +=
+        QStringLiteral("<br><span style='font-size:small'>%1</span>").arg(detail.toHtmlEscaped());
+  attributionLabel_->setText(text);
+  attributionLabel_->setToolTip(detail);
+  attributionBars_->setDetail(detail);
   attributionBars_->setSigned(signedValues);
   attributionBars_->setValueName(valueName);
   attributionBars_->setRow(sourceLabels, row);

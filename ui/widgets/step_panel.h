@@ -27,10 +27,11 @@ class StepPanel : public QWidget {
   /// stays. Marker "@@": "cher@@" is "cher…" in words, as it is in pieces. Tokens in <…> stay.
   static QString pieceText(const QString& token, const QString& marker, bool words, bool first);
   /// The chosen attribution's row at this step, titled (`title` empty: none shown); `note`
-  /// (empty: none) says why there is no row.
+  /// (empty: none) says why there is no row; `detail` (empty: none) is a line under the title
+  /// and the hover of the title and the bars (integrated gradients' completeness at the step).
   void showAttribution(const QString& title, const QStringList& sourceLabels,
                        const std::vector<float>& row, bool signedValues, const QString& valueName,
-                       const QString& note = {});
+                       const QString& note = {}, const QString& detail = {});
   /// The attention bars show an edited row (the model's own outlined): the label says so.
   void setAttentionEdited(bool edited);
   CandidatesView* candidates() const { return candidates_; }
