@@ -87,6 +87,8 @@ class ExplanationViewTest : public test::WindowTest {
   void clearingTheSentenceShowsTheEmptyStateNotComputing();
   void resetEditsClearsCompareAllsEditsToo();
   void attributionBarsFitTheirValuesAndSayWhatTheyAre();
+  void zeroingWordsCombinesAndAStepCanBeRestored();
+  void exportNamesSayWhatIsShown();
 
  private:
   TranslationView* view() const { return window_->translationView(); }
@@ -641,6 +643,55 @@ void ExplanationViewTest::attributionBarsFitTheirValuesAndSayWhatTheyAre() {
   QCOMPARE(attributionValueName(AttributionMethod::kGradientTimesInput),
            QString("contribution to log p"));
   QCOMPARE(attributionValueName(AttributionMethod::kLeaveOneOut), QString("drop of log p"));
+}
+
+void ExplanationViewTest::zeroingWordsCombinesAndAStepCanBeRestored() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(selectStep(0));
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Uniform, 0);  // another step's edit stays
+  QVERIFY(selectStep(kEditedStep));
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Zero, 3);
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Zero, 1);
+  Q_EMIT bars()->editChosen(AttentionBars::Edit::Zero, 3);  // already zero: once
+  QCOMPARE(explanation()->edits().at(kEditedStep).positions, (std::vector<int>{1, 3}));
+  QVERIFY(decodedWhatIf().contains("step 2: zero"));
+  QVERIFY(std::abs(bars()->row()[1]) < 1e-6 && std::abs(bars()->row()[3]) < 1e-6);
+  // Restore this step: from the menu of an edited step only.
+  bars()->replot();
+  const auto restore = [&]() -> QAction* {
+    std::unique_ptr<QMenu> menu(bars()->contextMenuAt(bars()->positionOf(0, 0.05)));
+    for (QAction* action : menu->actions())
+      if (action->text() == "Restore this step") {
+        action->setParent(this);  // outlives the menu
+        return action;
+      }
+    return nullptr;
+  };
+  QAction* action = restore();
+  QVERIFY(action != nullptr);
+  QVERIFY(action->isEnabled());
+  action->trigger();
+  QCOMPARE(explanation()->edits().count(kEditedStep), size_t{0});
+  QCOMPARE(explanation()->edits().size(), size_t{1});  // step 1's stays
+  QVERIFY(!decodedWhatIf().contains("step 2"));
+  QCOMPARE(bars()->row(), window_->controller()->snapshot()->steps[kEditedStep].attention);
+  action = restore();
+  QVERIFY(action != nullptr && !action->isEnabled());
+}
+
+void ExplanationViewTest::exportNamesSayWhatIsShown() {
+  QVERIFY(translate(kSentence));
+  QCOMPARE(view()->exportName(), QString("attention"));
+  QVERIFY(show(AttributionMethod::kIntegratedGradients, true));
+  QCOMPARE(view()->exportName(), QString("attention-ig"));
+  QVERIFY(show(AttributionMethod::kGradient, false));
+  QCOMPARE(view()->exportName(), QString("grad"));
+  QVERIFY(show(std::nullopt));
+  QVERIFY(editAndTryInCompare());
+  QCOMPARE(view()->exportName(), QString("attention-edited"));
+  QCOMPARE(window_->compareView()->exportName(), QString("compare-what-if"));
+  QMetaObject::invokeMethod(window_->compareView()->clearEditsButton(), "click");
+  QCOMPARE(window_->compareView()->exportName(), QString("compare"));
 }
 
 QTEST_MAIN(ExplanationViewTest)

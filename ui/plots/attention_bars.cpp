@@ -158,6 +158,9 @@ QMenu* AttentionBars::contextMenuAt(const QPoint& pos) {
   add(tr("Uniform over every word"), Edit::Uniform, true);
   add(tr("Shuffle the weights"), Edit::Shuffle, true);
   add(tr("Type weights…"), Edit::TypeWeights, true);
+  menu->addSeparator();
+  // An edited row shows the model's own outlined: that is what restoring returns to.
+  add(tr("Restore this step"), Edit::Restore, !originalRow_.empty());
   return menu;
 }
 

@@ -15,7 +15,7 @@ class AttentionBars : public QCustomPlot {
   Q_OBJECT
  public:
   /// What a bar's context menu asks for.
-  enum class Edit { Zero, Only, Uniform, Shuffle, TypeWeights };
+  enum class Edit { Zero, Only, Uniform, Shuffle, TypeWeights, Restore };
 
   explicit AttentionBars(QWidget* parent = nullptr);
   void setRow(const QStringList& sourceTokens, const std::vector<float>& weights);

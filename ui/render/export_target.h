@@ -15,6 +15,9 @@ class ExportTarget {
   /// Why the tab has nothing to export yet ("Translate a sentence first."), or empty when it
   /// has something: File > Export says so before it asks for a file.
   virtual QString nothingToExport() const { return {}; }
+  /// The file name File > Export offers, without its extension: what the picture shows
+  /// ("attention", "attention-ig", "compare-what-if").
+  virtual QString exportName() const { return QStringLiteral("attention"); }
   /// Writes what the tab shows to `path`, in the format its extension names (a tab may accept
   /// only some). Throws std::runtime_error with a one-line message naming the path.
   virtual void exportTo(const QString& path, const ExportOptions& options) const = 0;

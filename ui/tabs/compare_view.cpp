@@ -157,6 +157,10 @@ void CompareView::setEdits(const CompareEdits& edits) {
   Q_EMIT compareRequested();
 }
 
+QString CompareView::exportName() const {
+  return edits_.edits.empty() ? QStringLiteral("compare") : QStringLiteral("compare-what-if");
+}
+
 void CompareView::clearEdits() {
   if (edits_.edits.empty()) return;
   setEdits({});

@@ -62,6 +62,8 @@ class CompareView : public QWidget, public ExportTarget {
   QLineEdit* referenceEdit() const { return reference_; }
   QString statusText() const { return status_->text(); }
 
+  /// "compare", or "compare-what-if" while it tries attention edits.
+  QString exportName() const override;
   /// The grid, with the difference beside it when shown.
   QSize exportSize() const override;
   QString nothingToExport() const override;

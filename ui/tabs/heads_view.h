@@ -35,6 +35,7 @@ class HeadsView : public QWidget, public ExportTarget {
   const QList<HeatmapPlot*>& plots() const;
   QComboBox* layerBox() const { return layer_; }
 
+  QString exportName() const override { return QStringLiteral("heads"); }
   /// The grid's.
   QSize exportSize() const override;
   /// plots(), as many to a row as suit the picture's shape.

@@ -13,6 +13,7 @@
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/attribution_matrix.h"
@@ -522,10 +523,22 @@ void TranslationView::editShownStep(AttentionBars::Edit kind, int bar) {
   AttentionEdit edit;
   edit.step = row;
   switch (kind) {
-    case AttentionBars::Edit::Zero:
+    case AttentionBars::Edit::Zero: {
       edit.kind = AttentionEdit::Kind::kZero;
-      edit.positions = sourcePositionsOf(bar);
+      // A step already zeroing words zeroes this one too ("zero one or more source words").
+      const auto current = explanation_->edits().find(row);
+      if (current != explanation_->edits().end() &&
+          current->second.kind == AttentionEdit::Kind::kZero)
+        edit.positions = current->second.positions;
+      for (int p : sourcePositionsOf(bar))
+        if (std::find(edit.positions.begin(), edit.positions.end(), p) == edit.positions.end())
+          edit.positions.push_back(p);
+      std::sort(edit.positions.begin(), edit.positions.end());
       break;
+    }
+    case AttentionBars::Edit::Restore:
+      explanation_->removeEdit(row);
+      return;
     case AttentionBars::Edit::Only: {
       const std::vector<int> positions = sourcePositionsOf(bar);
       if (positions.size() == 1) {
@@ -711,6 +724,17 @@ QSize TranslationView::exportSize() const {
 QString TranslationView::nothingToExport() const {
   return heatmap_->matrix().isEmpty() ? tr("Nothing to export yet: translate a sentence first.")
                                       : QString();
+}
+
+QString TranslationView::exportName() const {
+  const auto method = shownValues_->method();
+  QString name = QStringLiteral("attention");
+  if (method && shownValues_->isEnabled()) {
+    const QString shown = QString::fromStdString(attribution_method_name(*method));
+    name = shownValues_->sideBySide() ? name + QLatin1Char('-') + shown : shown;
+  }
+  if (sessionShown_ && explanation_->hasEdits()) name += QStringLiteral("-edited");
+  return name;
 }
 
 void TranslationView::exportTo(const QString& path, const ExportOptions& options) const {

@@ -59,6 +59,9 @@ class TranslationView : public QWidget, public ExportTarget {
 
   QSize exportSize() const override;
   QString nothingToExport() const override;
+  /// "attention", the method ("ig"), or both side by side ("attention-ig"); "-edited" while
+  /// attention edits are marked.
+  QString exportName() const override;
   /// The heatmap; side by side, the attention and the attribution in one picture.
   void exportTo(const QString& path, const ExportOptions& options) const override;
 

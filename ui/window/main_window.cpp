@@ -422,7 +422,7 @@ void MainWindow::exportDialog() {
   const ExportTarget& target = shownExportTarget();
   if (const QString empty = target.nothingToExport(); !empty.isEmpty()) return showError(empty);
   const QString path = askSavePath(
-      this, AppSettings::Folder::Export, tr("Export"), QStringLiteral("attention.png"),
+      this, AppSettings::Folder::Export, tr("Export"), target.exportName() + QStringLiteral(".png"),
       tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV table (*.csv);;JSON "
          "(*.json)"));
   if (path.isEmpty()) return;

@@ -72,6 +72,15 @@ void ExplanationController::setEdit(const AttentionEdit& edit) {
   sendEdits();
 }
 
+void ExplanationController::removeEdit(int step) {
+  if (edits_.erase(step) == 0) return;
+  refusal_.clear();
+  if (edits_.empty())
+    resetEdits();
+  else
+    sendEdits();
+}
+
 void ExplanationController::refuse(const QString& why) {
   refusal_ = why.section(QLatin1Char('\n'), 0, 0);
   Q_EMIT editsChanged();

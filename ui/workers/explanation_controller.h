@@ -38,6 +38,9 @@ class ExplanationController : public QObject {
   void refuse(const QString& why);
   /// Why the last edit was refused ("" when it was not): the edits are those before it.
   const QString& refusal() const { return refusal_; }
+  /// Drops the edit of output step `step` (the model's own attention there again) and decodes
+  /// the others' what-if; the last one dropped is a reset.
+  void removeEdit(int step);
   /// Back to the model's own attention: no edit, no what-if.
   void resetEdits();
   bool hasEdits() const { return !edits_.empty(); }
