@@ -157,6 +157,22 @@ TEST(Explanation, LeaveOneOutEqualsExplicitRemoval) {
   for (const auto& row : loo.values) EXPECT_TRUE(std::isnan(row.back()));
 }
 
+// A step-wise session's tokens ("<unk>" kept) are explained as they are: the same rows as
+// forcing their text when the text survives tokenisation, and "<unk>" stays "<unk>".
+TEST(Explanation, SessionTokensAreExplainedAsEmitted) {
+  const Translator translator(resolve_model("additive"));
+  const std::string sentence = "a zorblax is sitting on a bench .";
+  const auto session = translator.start(sentence, 1, UnknownWords::kKeep);
+  while (!session->finished()) session->step();
+  std::vector<std::string> tokens;
+  for (const Step& step : session->steps()) tokens.push_back(step.token);
+  const Attribution a =
+      attribute_tokens(translator, sentence, options(AttributionMethod::kLeaveOneOut), tokens);
+  ASSERT_EQ(a.values.size(), tokens.size());
+  for (size_t t = 0; t < tokens.size(); ++t)
+    EXPECT_NEAR(std::exp(a.log_probabilities[t]), session->steps()[t].probability, 1e-4) << t;
+}
+
 TEST(Explanation, TheNoneModelHasAttributionsButNoEdits) {
   const Translator translator(resolve_model("none"));
   EXPECT_FALSE(translator.impl().model->has_attention());
@@ -263,6 +279,16 @@ TEST(Explanation, HostileEditSpecsAreRefusedByName) {
   EXPECT_THROW(parse_attention_edit("1:onehot=7").apply(row), std::invalid_argument);
   EXPECT_THROW(parse_attention_edit("1:zero=0,1").apply(row), std::invalid_argument);
   EXPECT_THROW(parse_attention_edit("1:weights=1,2,3").apply(row), std::invalid_argument);
+  // apply() checks an edit built in code as parse_attention_edit checks a spec.
+  AttentionEdit built;
+  built.kind = Kind::kWeights;
+  for (const std::vector<float>& weights :
+       {std::vector<float>{0.0f, 0.0f}, {2.0f, -1.0f}, {NAN, 1.0f}, {INFINITY, 1.0f}}) {
+    built.weights = weights;
+    EXPECT_THROW(built.apply(row), std::invalid_argument) << built.spec();
+  }
+  built.kind = Kind::kOneHot;
+  EXPECT_THROW(built.apply(row), std::invalid_argument) << "onehot without a position";
 }
 
 TEST(Explanation, EditsPastTheEndAndBadStepCountsAreRefused) {
@@ -283,6 +309,10 @@ TEST(Explanation, EditsPastTheEndAndBadStepCountsAreRefused) {
         std::invalid_argument)
         << steps;
   EXPECT_THROW(parse_attribution_method("saliency"), std::invalid_argument);
+  // A forced target longer than the model would decode is refused (time and memory).
+  EXPECT_THROW(attribute(translator, "a dog .", options(AttributionMethod::kLeaveOneOut),
+                         testing::repeat_words("hund", 40)),
+               std::invalid_argument);
 }
 
 }  // namespace

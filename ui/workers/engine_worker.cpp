@@ -275,9 +275,7 @@ Translation EngineWorker::forcedPath(const Translator& model, const QString& sen
     else
       session->step();
   }
-  Translation path = session->translation();
-  if (unknownWords_ == UnknownWords::kCopy) copy_unknown_words(path);
-  return path;
+  return session->translation();
 }
 
 void EngineWorker::attribute(quint64 generation, const AttributionRequest& request) {
@@ -293,12 +291,16 @@ void EngineWorker::attribute(quint64 generation, const AttributionRequest& reque
     AttributionOptions options;
     options.method = request.method;
     options.ig_steps = request.igSteps;
-    std::optional<std::string> target;
-    // Forced tokens lead elsewhere than greedy search: that path, to its end, is explained.
-    if (!request.forced.isEmpty())
-      target = forcedPath(model, request.sentence, request.forced).text();
-    result.attribution =
-        attnscope::attribute(model, request.sentence.toStdString(), options, target);
+    // Forced tokens lead elsewhere than greedy search: that path, to its end, is explained,
+    // token by token as the session emitted it (its text would be tokenised anew, copied
+    // unknown words and subword pieces included, and could give other tokens).
+    if (request.forced.isEmpty()) {
+      result.attribution = attnscope::attribute(model, request.sentence.toStdString(), options);
+    } else {
+      const Translation path = forcedPath(model, request.sentence, request.forced);
+      result.attribution =
+          attribute_tokens(model, request.sentence.toStdString(), options, path.tokens);
+    }
   } catch (const std::exception& e) {
     // Shown where the attribution would be, not as a dialog: the attention stays usable.
     result.error = QString::fromStdString(e.what());

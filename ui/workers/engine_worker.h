@@ -80,8 +80,8 @@ class EngineWorker : public QObject {
     return generation < latest_[index(channel)].load();
   }
   void rewindTo(int steps);
-  // The greedy path `forced` leads `model` on, to its end, unknown words copied as the app
-  // shows them.
+  // The greedy path `forced` leads `model` on, to its end, its tokens as the session emitted
+  // them ("<unk>" kept: attribution explains these tokens, not their text).
   Translation forcedPath(const Translator& model, const QString& sentence,
                          const QMap<int, QString>& forced) const;
   // Model `key`'s what-if under `edits`, as the compare grid shows it: its matrix and its line.

@@ -62,6 +62,13 @@ std::string attribution_support(const Translator& translator, AttributionMethod 
 Attribution attribute(const Translator& translator, const std::string& sentence,
                       const AttributionOptions& options,
                       const std::optional<std::string>& target = std::nullopt);
+/// The same for output tokens as the model emits them (a step-wise session's, "<unk>" and
+/// subword pieces as they are), nothing appended: end them with "</s>" when the output ended.
+/// A target longer than the model would decode for this source (2 × its tokens + 10) is
+/// refused with std::invalid_argument, which bounds time and memory.
+Attribution attribute_tokens(const Translator& translator, const std::string& sentence,
+                             const AttributionOptions& options,
+                             const std::vector<std::string>& target_tokens);
 
 /// Replaces one step's attention row by another distribution (over the same source tokens).
 struct AttentionEdit {

@@ -21,7 +21,7 @@ std::vector<std::string> split(const std::string& text, char separator) {
 
 // A whole non-negative number no larger than `largest`, or -1.
 long long whole_number(const std::string& text, long long largest) {
-  if (text.empty() || text.size() > 19) return -1;
+  if (text.empty() || text.size() > 18) return -1;  // 18 digits cannot overflow a long long
   long long value = 0;
   for (char c : text) {
     if (c < '0' || c > '9') return -1;
@@ -79,6 +79,7 @@ std::vector<float> AttentionEdit::apply(const std::vector<float>& row) const {
     case Kind::kUniform:
       return std::vector<float>(row.size(), 1.0f / static_cast<float>(n));
     case Kind::kOneHot: {
+      if (positions.size() != 1) fail("onehot takes one position");
       std::vector<float> edited(row.size(), 0.0f);
       edited[static_cast<size_t>(positions.at(0))] = 1.0f;
       return edited;
@@ -106,10 +107,13 @@ std::vector<float> AttentionEdit::apply(const std::vector<float>& row) const {
       if (static_cast<int>(weights.size()) != n)
         fail("gives " + std::to_string(weights.size()) + " weights for a source of " +
              std::to_string(n) + " tokens");
+      for (float w : weights)
+        if (!std::isfinite(w) || w < 0.0f) fail("weights must be finite and not negative");
       // Weights that already sum to 1 (a row the model made, as float rounding leaves it) are
       // read as given: dividing by a sum one ulp off 1 would change bits of an identity edit.
       double sum = 0.0;
       for (float w : weights) sum += w;
+      if (!(sum > 0.0)) fail("the weights sum to 0");
       return std::abs(sum - 1.0) <= 1e-5 ? weights : normalised(weights);
     }
   }

@@ -82,17 +82,23 @@ struct Explained {
   Hypothesis output;
 };
 
+// The output to explain: `target` (ids, the end token included when wanted), or the model's
+// greedy translation when there is none.
 Explained what_to_explain(const Translator::Impl& impl, const std::string& sentence,
-                          const std::optional<std::string>& target) {
+                          const std::optional<std::vector<int64_t>>& target) {
   c10::InferenceMode inference;
   Explained e;
   e.source = impl.tokens.prepare_source(sentence);
   if (impl.tokens.is_empty(e.source)) return e;
   e.source_ids = impl.tokens.source_ids(e.source);
-  e.output = target ? forced_decode(*impl.model, e.source_ids, impl.tokens.target_ids(*target))
-                    : greedy_search(*impl.model, {e.source_ids},
-                                    {impl.max_length(e.source, TranslationOptions())})
-                          .front();
+  const int longest = impl.max_length(e.source, TranslationOptions());
+  if (target && static_cast<int>(target->size()) > longest)
+    throw std::invalid_argument("the target has " + std::to_string(target->size()) +
+                                " tokens; attribution reads at most " + std::to_string(longest) +
+                                " for a source of " + std::to_string(e.source_ids.size()) +
+                                " tokens (2 × its tokens + 10)");
+  e.output = target ? forced_decode(*impl.model, e.source_ids, *target)
+                    : greedy_search(*impl.model, {e.source_ids}, {longest}).front();
   return e;
 }
 
@@ -183,8 +189,11 @@ void attribute_by_leaving_out(const Translator::Impl& impl, const Explained& e,
 
 }  // namespace
 
-Attribution attribute(const Translator& translator, const std::string& sentence,
-                      const AttributionOptions& options, const std::optional<std::string>& target) {
+namespace {
+
+Attribution attribute_ids(const Translator& translator, const std::string& sentence,
+                          const AttributionOptions& options,
+                          const std::optional<std::vector<int64_t>>& target) {
   if (options.method == AttributionMethod::kIntegratedGradients &&
       (options.ig_steps < 1 || options.ig_steps > AttributionOptions::kMaxIgSteps))
     throw std::invalid_argument("integrated gradients' steps must be 1 to " +
@@ -205,6 +214,24 @@ Attribution attribute(const Translator& translator, const std::string& sentence,
   else
     attribute_by_gradients(impl, e, options, result);
   return result;
+}
+
+}  // namespace
+
+Attribution attribute(const Translator& translator, const std::string& sentence,
+                      const AttributionOptions& options, const std::optional<std::string>& target) {
+  std::optional<std::vector<int64_t>> ids;
+  if (target) ids = translator.impl().tokens.target_ids(*target);
+  return attribute_ids(translator, sentence, options, ids);
+}
+
+Attribution attribute_tokens(const Translator& translator, const std::string& sentence,
+                             const AttributionOptions& options,
+                             const std::vector<std::string>& target_tokens) {
+  std::vector<int64_t> ids;
+  for (const std::string& token : target_tokens)
+    ids.push_back(translator.impl().tokens.target_id(token));
+  return attribute_ids(translator, sentence, options, ids);
 }
 
 }  // namespace attnscope
