@@ -1,5 +1,6 @@
 // QtTest (offscreen) of one heatmap: every cell is drawn in its colour, also when the matrix has
-// a single row (the first decoding step) or a single column.
+// a single row (the first decoding step) or a single column; a long title elided, whole on hover,
+// beside a colour scale that keeps its width.
 #include "plots/heatmap_plot.h"
 
 #include <QtTest>
@@ -14,7 +15,39 @@ class HeatmapPlotTest : public QObject {
  private Q_SLOTS:
   void everyCellIsDrawnInItsColour_data();
   void everyCellIsDrawnInItsColour();
+  void aLongTitleIsElidedAndTheScaleKeepsItsWidth();
 };
+
+void HeatmapPlotTest::aLongTitleIsElidedAndTheScaleKeepsItsWidth() {
+  AttentionMatrix m;
+  m.targetTokens = {"a", "b"};
+  m.sourceTokens = {"x", "y", "</s>"};
+  m.weights = {{0.5, 0.25, 0.25}, {0.1, 0.2, 0.7}};
+  m.title = QStringLiteral(
+      "additive · integrated gradients (32 steps): completeness gap 0.003 · words\nwhat if: "
+      "zwei männer stehen vor einem gebäude und warten auf den bus");
+  HeatmapPlot plot;
+  plot.setValueName(QStringLiteral("contribution to log p"));
+  plot.resize(320, 260);
+  plot.show();  // laid out at its size
+  QVERIFY(QTest::qWaitForWindowExposed(&plot));
+  plot.setMatrix(m);
+  plot.replot();
+  const QStringList lines = plot.shownTitle().split('\n');
+  QCOMPARE(lines.size(), 2);
+  for (const QString& line : lines) {
+    QVERIFY2(line.endsWith(QStringLiteral("…")), qPrintable(line));
+    QVERIFY(plot.fontMetrics().horizontalAdvance(line) < plot.width());
+  }
+  QVERIFY(plot.titleRect().right() <= plot.colorScaleRect().left());
+  QVERIFY2(plot.colorScaleRect().width() >= 60,
+           qPrintable(QString::number(plot.colorScaleRect().width())));
+  QCOMPARE(plot.toolTipAt(plot.titleRect().center()), m.title);
+  // Wide enough: the title as given, no tooltip needed.
+  plot.resize(1600, 400);
+  plot.replot();
+  QCOMPARE(plot.shownTitle(), m.title);
+}
 
 void HeatmapPlotTest::everyCellIsDrawnInItsColour_data() {
   QTest::addColumn<QStringList>("targets");

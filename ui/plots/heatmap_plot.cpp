@@ -12,7 +12,8 @@
 
 namespace attnscope::ui {
 namespace {
-constexpr int kMaxValueLabels = 1600;  // beyond ~40×40 cells the numbers are unreadable anyway
+constexpr int kScaleMinimumWidth = 72;  // the bar, two-decimal ticks and the value's name
+constexpr int kMaxValueLabels = 1600;   // beyond ~40×40 cells the numbers are unreadable anyway
 }  // namespace
 
 HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
@@ -25,6 +26,9 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   scale_ = new QCPColorScale(this);
   plotLayout()->addElement(0, 1, scale_);
   scale_->setBarWidth(12);
+  // Beside a long title the colour scale keeps room for its bar, ticks and label.
+  scale_->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
+  scale_->setMinimumSize(kScaleMinimumWidth, 0);
   scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
   map_->setColorScale(scale_);
   plotLayout()->insertRow(0);
@@ -152,7 +156,7 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   matrix_ = matrix;
   forcedRows_.clear();
   editedRows_.clear();
-  title_->setText(matrix.title);
+  fitTitle();
   title_->setVisible(!matrix.title.isEmpty());
   const int rows = matrix.rows(), columns = matrix.columns();
   map_->data()->setSize(std::max(columns, 1), std::max(rows, 1));
@@ -334,7 +338,12 @@ QPoint HeatmapPlot::cellAt(const QPoint& position) const {
 
 QString HeatmapPlot::toolTipAt(const QPoint& position) const {
   const QPoint cell = cellAt(position);
-  if (cell.x() < 0) return {};
+  // The whole title over a title elided to the plot's width.
+  if (cell.x() < 0)
+    return title_->visible() && title_->text() != matrix_.title &&
+                   title_->outerRect().contains(position)
+               ? matrix_.title
+               : QString();
   const int row = cell.y(), column = cell.x();
   QString source = readableToken(matrix_.sourceTokens[column], column == 0);
   if (column < matrix_.unknownSource.size() && matrix_.unknownSource[column])
@@ -359,10 +368,35 @@ QString HeatmapPlot::toolTipAt(const QPoint& position) const {
   return tip;
 }
 
+void HeatmapPlot::fitTitle() {
+  // Elided, not wrapped: a plot of the compare grid has room for the lines it has.
+  const QFontMetrics metrics(title_->font());
+  const int room = std::max(40, width() - kScaleMinimumWidth - 24);
+  QStringList lines = matrix_.title.split(QLatin1Char('\n'));
+  for (QString& line : lines) line = metrics.elidedText(line, Qt::ElideRight, room);
+  title_->setText(lines.join(QLatin1Char('\n')));
+}
+
+QString HeatmapPlot::shownTitle() const { return title_->text(); }
+
+QRect HeatmapPlot::titleRect() const { return title_->outerRect(); }
+
+QRect HeatmapPlot::colorScaleRect() const { return scale_->outerRect(); }
+
+void HeatmapPlot::resizeEvent(QResizeEvent* event) {
+  fitTitle();
+  QCustomPlot::resizeEvent(event);
+}
+
 void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {
   QCustomPlot::mouseMoveEvent(event);
   const QPoint cell = cellAt(event->pos());
   if (cell.x() < 0) {
+    if (const QString tip = toolTipAt(event->pos()); !tip.isEmpty()) {
+      QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+      Q_EMIT cellHovered(-1, -1);
+      return;
+    }
     QToolTip::hideText();
     Q_EMIT cellHovered(-1, -1);
     return;

@@ -61,6 +61,12 @@ class HeatmapPlot : public QCustomPlot {
   void setValueName(const QString& name);
   /// Why a cell without a value (NaN, drawn grey and hatched) has none, for its hover text.
   void setNoValueText(const QString& text) { noValueText_ = text; }
+  /// The title as drawn: each line elided on the right to the plot's width (the colour scale
+  /// keeps its room); hovering it shows the whole title.
+  QString shownTitle() const;
+  /// Where the title and the colour scale are drawn (widget coordinates).
+  QRect titleRect() const;
+  QRect colorScaleRect() const;
   /// The number of cells without a value.
   int noValueCells() const { return static_cast<int>(noValueFrames_.size()); }
 
@@ -75,12 +81,14 @@ class HeatmapPlot : public QCustomPlot {
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void leaveEvent(QEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   void paintEvent(QPaintEvent* event) override;
   void focusInEvent(QFocusEvent* event) override;
   void focusOutEvent(QFocusEvent* event) override;
 
  private:
   void applyPalette();
+  void fitTitle();
   void rebuildTicks();
   void rebuildValueLabels();
   void rebuildCopyFrames();
