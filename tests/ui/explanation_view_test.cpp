@@ -16,6 +16,7 @@
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -89,6 +90,7 @@ class ExplanationViewTest : public test::WindowTest {
   void attributionBarsFitTheirValuesAndSayWhatTheyAre();
   void zeroingWordsCombinesAndAStepCanBeRestored();
   void exportNamesSayWhatIsShown();
+  void theStepPanelDoesNotOverlapItselfAt900x600();
 
  private:
   TranslationView* view() const { return window_->translationView(); }
@@ -692,6 +694,40 @@ void ExplanationViewTest::exportNamesSayWhatIsShown() {
   QCOMPARE(window_->compareView()->exportName(), QString("compare-what-if"));
   QMetaObject::invokeMethod(window_->compareView()->clearEditsButton(), "click");
   QCOMPARE(window_->compareView()->exportName(), QString("compare"));
+}
+
+void ExplanationViewTest::theStepPanelDoesNotOverlapItselfAt900x600() {
+  closeWindow();
+  QVERIFY(showWindow("additive", QSize(900, 600)));
+  QVERIFY(translate(kSentence));
+  QVERIFY(show(AttributionMethod::kIntegratedGradients, true));
+  QVERIFY(selectStep(kEditedStep));
+  QTest::qWait(50);  // laid out
+  StepPanel* panel = window_->stepPanel();
+  // Its visible parts, top to bottom, each at least its minimum height and none over another.
+  QList<QWidget*> parts;
+  for (QWidget* child : panel->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+    if (child->isVisible()) parts << child;
+  std::sort(parts.begin(), parts.end(), [](QWidget* a, QWidget* b) { return a->y() < b->y(); });
+  QVERIFY(parts.size() >= 6);
+  // The window keeps the size asked for (the panel scrolls instead of making it taller).
+  QCOMPARE(window_->size(), QSize(900, 600));
+  QVERIFY(panel->height() >= panel->minimumSizeHint().height());
+  for (int i = 0; i < parts.size(); ++i) {
+    QWidget* part = parts[i];
+    const int least = std::max(part->minimumHeight(), part->minimumSizeHint().height());
+    QVERIFY2(part->height() >= least, qPrintable(QString("%1: %2 < %3")
+                                                     .arg(part->metaObject()->className())
+                                                     .arg(part->height())
+                                                     .arg(least)));
+    QVERIFY2(part->geometry().bottom() < panel->height(),
+             qPrintable(QString("%1 cut off").arg(part->metaObject()->className())));
+    if (i > 0)
+      QVERIFY2(parts[i - 1]->geometry().bottom() < part->y(),
+               qPrintable(QString("%1 over %2")
+                              .arg(parts[i - 1]->metaObject()->className(),
+                                   part->metaObject()->className())));
+  }
 }
 
 QTEST_MAIN(ExplanationViewTest)

@@ -10,6 +10,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -131,7 +132,15 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   auto* sideLayout = new QVBoxLayout(side);
   sideLayout->setContentsMargins(0, 0, 0, 0);
   sideLayout->addWidget(beamList_);
-  sideLayout->addWidget(stepPanel_, 1);
+  // A short window scrolls the step panel (candidates, two bar charts, their labels) rather
+  // than squeezing its parts over each other or making the window taller than the screen.
+  auto* stepScroll = new QScrollArea(side);
+  stepScroll->setObjectName(QStringLiteral("stepPanelScroll"));
+  stepScroll->setWidget(stepPanel_);
+  stepScroll->setWidgetResizable(true);
+  stepScroll->setFrameShape(QFrame::NoFrame);
+  stepScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  sideLayout->addWidget(stepScroll, 1);
   // The two heatmaps share the left of the splitter: attention | attribution.
   auto* plots = new QWidget(this);
   auto* plotsLayout = new QHBoxLayout(plots);
