@@ -16,7 +16,25 @@ class HeatmapPlotTest : public QObject {
   void everyCellIsDrawnInItsColour_data();
   void everyCellIsDrawnInItsColour();
   void aLongTitleIsElidedAndTheScaleKeepsItsWidth();
+  void cellNumbersKeepEveryDigit();
 };
+
+// Numbers in the cells drop only a leading zero: attributions reach 10 and more.
+void HeatmapPlotTest::cellNumbersKeepEveryDigit() {
+  AttentionMatrix m;
+  m.targetTokens = {"a"};
+  m.sourceTokens = {"x", "y", "z", "w"};
+  m.weights = {{10.53, -20.1, 0.45, -0.25}};
+  HeatmapPlot plot;
+  plot.setShowValues(true);
+  plot.setMatrix(m);
+  QStringList texts;
+  for (int i = 0; i < plot.itemCount(); ++i)
+    if (auto* text = qobject_cast<QCPItemText*>(plot.item(i)); text && text->visible())
+      texts << text->text();
+  for (const char* expected : {"10.53", "-20.10", ".45", "-.25"})
+    QVERIFY2(texts.contains(QLatin1String(expected)), qPrintable(texts.join(' ')));
+}
 
 void HeatmapPlotTest::aLongTitleIsElidedAndTheScaleKeepsItsWidth() {
   AttentionMatrix m;

@@ -224,6 +224,21 @@ void HeatmapPlot::rebuildTicks() {
                                         : font().pointSizeF());
 }
 
+namespace {
+
+// Two decimals, without the leading zero that weights in [0, 1] all share ("0.45" → ".45"),
+// so a cell's number fits; attributions' larger values keep every digit ("10.53", "-2.10").
+QString cellText(double value) {
+  QString text = QString::number(value, 'f', 2);
+  if (text.startsWith(QStringLiteral("0.")))
+    text.remove(0, 1);
+  else if (text.startsWith(QStringLiteral("-0.")))
+    text.remove(1, 1);
+  return text;
+}
+
+}  // namespace
+
 void HeatmapPlot::rebuildValueLabels() {
   for (QCPItemText* label : valueLabels_) removeItem(label);
   valueLabels_.clear();
@@ -237,8 +252,7 @@ void HeatmapPlot::rebuildValueLabels() {
       const double value = matrix_.weights[r][c];
       auto* label = new QCPItemText(this);
       label->position->setCoords(c, r);
-      label->setText(std::isnan(value) ? QStringLiteral("–")
-                                       : QString::number(value, 'f', 2).replace("0.", "."));
+      label->setText(std::isnan(value) ? QStringLiteral("–") : cellText(value));
       label->setFont(font);
       const QColor cell = QColor::fromRgb(gradient.color(value, range));
       label->setColor(cell.lightnessF() > 0.55 ? Qt::black : Qt::white);
