@@ -505,16 +505,21 @@ std::vector<float> TranslationView::toSourceTokens(const std::vector<float>& bar
   const Translation& t = session.translation;
   const bool words = viewControls_->view().words && !t.subword_marker.empty();
   if (!words) return bars;
-  // A word's new weight shared among its pieces as the model's own row shares it.
-  const std::vector<float>& own = session.steps.at(controller_->shownRow()).attention;
+  // A word's new weight shared among its pieces as the model's own row shares it. A drag can
+  // end after a new snapshot with fewer steps arrived: then there is no row to share by.
+  const int row = controller_->shownRow();
+  if (row < 0 || row >= static_cast<int>(session.steps.size())) return {};
+  const std::vector<float>& own = session.steps[static_cast<size_t>(row)].attention;
+  const auto weight = [&own](int p) { return p < static_cast<int>(own.size()) ? own[p] : 0.0f; };
   const auto groups = word_groups(t.source.tokens, t.subword_marker, t.end_token);
   std::vector<float> pieces(t.source.tokens.size(), 0.0f);
   for (size_t w = 0; w < groups.size() && w < bars.size(); ++w) {
     double total = 0.0;
-    for (int p : groups[w]) total += own.at(p);
+    for (int p : groups[w]) total += weight(p);
     for (int p : groups[w])
-      pieces[p] = static_cast<float>(total > 0 ? bars[w] * own.at(p) / total
-                                               : bars[w] / static_cast<double>(groups[w].size()));
+      if (p < static_cast<int>(pieces.size()))
+        pieces[p] = static_cast<float>(total > 0 ? bars[w] * weight(p) / total
+                                                 : bars[w] / static_cast<double>(groups[w].size()));
   }
   return pieces;
 }
