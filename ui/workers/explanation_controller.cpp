@@ -49,16 +49,7 @@ void ExplanationController::setSession(const QString& key, const QString& senten
     key_ = key;
     sentence_ = sentence;
     forced_ = forced;
-    if (hasEdits() || whatIf_ || !refusal_.isEmpty()) {
-      edits_.clear();
-      whatIf_.reset();
-      accepted_.clear();
-      acceptedWhatIf_.reset();
-      refusal_.clear();
-      editPending_ = false;
-      worker_->cancel(EngineWorker::Channel::Edit);
-      Q_EMIT editsChanged();
-    }
+    resetEdits();  // edits belong to their sentence and model
     return;
   }
   if (forced == forced_) return;
