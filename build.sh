@@ -8,6 +8,7 @@
 #   ./build.sh lint             checks the layout (clang-format) and the engine's layers
 #   ./build.sh headless         builds attnscope-cli without Qt and without the AVX2/F16C kernel
 #                               (build-headless), runs its tests
+#   ./build.sh package          builds the Debian package build/attnscope_<version>_amd64.deb
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-run}
@@ -35,6 +36,11 @@ if [ "$mode" = test ]; then packages+=(python3-torch); fi
 # The fuzzers are clang's (libFuzzer); nothing else needs clang.
 if [ "$mode" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 if [ "$mode" = lint ]; then packages=(clang-format git); fi
+# The package: icons rendered from the SVG, dpkg-shlibdeps for Depends, and its checks
+# (tests/package/check-package.sh: the desktop entry, AppStream data, lintian, man pages).
+if [ "$mode" = package ]; then
+  packages+=(librsvg2-bin dpkg-dev desktop-file-utils appstream lintian man-db bash-completion)
+fi
 
 install_packages() {
   local missing=()
@@ -106,6 +112,9 @@ case "$mode" in
   test)
     run_tests build
     ;;
+  package)
+    (cd build && cpack -G DEB)
+    ;;
   run)
     if [ -x build/app/attnscope ]; then
       exec build/app/attnscope "$@"
@@ -171,7 +180,7 @@ case "$mode" in
     [ ${#failed[@]} -eq 0 ]
     ;;
   *)
-    echo "usage: $0 [run [SENTENCE] | test | build | sanitize | fuzz [SECONDS]]" >&2
+    echo "usage: $0 [run [SENTENCE] | test | build | sanitize | fuzz [SECONDS] | lint | headless | package]" >&2
     exit 2
     ;;
 esac

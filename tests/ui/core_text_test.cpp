@@ -1,10 +1,12 @@
 // QtTest of ui/core without a window: the model info texts (status line and Help > Model info)
 // as pure functions of a model's header, and the typed settings (defaults, round trips, and the
-// keys earlier versions wrote, so a user's settings carry over), and the what-if line's word diff.
+// keys earlier versions wrote, so a user's settings carry over), the what-if line's word diff, and
+// Help > About's text.
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/about_text.h"
 #include "core/app_settings.h"
 #include "core/model_info_text.h"
 #include "core/what_if_text.h"
@@ -24,6 +26,7 @@ class CoreTextTest : public QObject {
   void settingsHaveDefaultsAndRoundTrip();
   void settingsKeepTheKeysEarlierVersionsWrote();
   void wordDiffMarksAddedAndDroppedWords();
+  void aboutTextNamesTheVersionsAndTheLicence();
 
  private:
   QTemporaryDir settingsDir_;
@@ -207,6 +210,17 @@ void CoreTextTest::wordDiffMarksAddedAndDroppedWords() {
   QVERIFY(!whatIfLegend({0, 1}).contains("changed no word"));
   QVERIFY(whatIfLegend({0, 1}).contains("1 word of the model's own is dropped"));
   QVERIFY(whatIfLegend({2, 1}).contains("2 words in"));
+}
+
+// Help > About: what a bug report needs, and the licence the package declares.
+void CoreTextTest::aboutTextNamesTheVersionsAndTheLicence() {
+  const QString text = aboutText(QStringLiteral("9.8.7"));
+  QVERIFY2(text.contains(QStringLiteral("attnscope 9.8.7")), qPrintable(text));
+  QVERIFY2(text.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())),
+           qPrintable(text));
+  QVERIFY2(text.contains(QRegularExpression(QStringLiteral("LibTorch \\d+\\.\\d+"))),
+           qPrintable(text));
+  QVERIFY2(text.contains(QStringLiteral("GPL-3.0-or-later")), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(CoreTextTest)

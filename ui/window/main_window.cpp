@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/about_text.h"
 #include "core/app_settings.h"
 #include "core/message_text.h"
 #include "core/model_info_text.h"
@@ -154,9 +155,7 @@ void MainWindow::createMenus() {
     QMessageBox::information(this, tr("Keys"), DecodingToolBar::keysHelp());
   });
   help->addAction(tr("&About attnscope"), this, [this] {
-    QMessageBox::about(this, tr("About attnscope"),
-                       tr("attnscope %1: attention in neural machine translation, made visible.")
-                           .arg(QApplication::applicationVersion()));
+    QMessageBox::about(this, tr("About attnscope"), aboutText(QApplication::applicationVersion()));
   });
 }
 

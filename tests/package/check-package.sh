@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The Debian package as a user gets it. Builds it (./build.sh package; --no-build checks the one
+# in build/), then checks:
+#   - dpkg-deb --info/--contents: every file in its place; Depends has libtorch, Qt, OpenBLAS and
+#     no -dev package;
+#   - desktop-file-validate and appstreamcli validate --no-net: clean;
+#   - lintian: no error, no warning but those the README's "Install" section accepts;
+#   - the man pages: every option of every --help (each attnscope-cli command's too) is in them;
+#   - the bash completion: commands, options, score names, files;
+#   - dpkg -x into a scratch root: attnscope-cli --version, models (found in the root's
+#     usr/share/attnscope/models, not the source tree) and translate, a subword model included
+#     (its SentencePiece plugin loaded from the root), and the app's --version.
+# Prints each check; exits 1 at the first that fails.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ "${1:-}" != --no-build ]; then ./build.sh package; fi
+
+version=$(sed -n 's/^project(attnscope VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+deb=build/attnscope_${version}_amd64.deb
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() {
+  echo "check-package: FAILED: $*" >&2
+  exit 1
+}
+ok() { echo "check-package: ok: $*"; }
+[ -f "$deb" ] || fail "no $deb"
+ok "$deb ($(du -h "$deb" | cut -f1))"
+
+# The control fields.
+info=$(dpkg-deb --info "$deb")
+depends=$(sed -n 's/^ Depends: //p' <<<"$info")
+[ "$(sed -n 's/^ Version: //p' <<<"$info")" = "$version" ] || fail "Version is not $version"
+for needed in libtorch1.13 libqt6widgets6 libqt6svg6 libqcustomplot libsentencepiece0 \
+  libopenblas0-openmp; do
+  grep -q "$needed" <<<"$depends" || fail "Depends lacks $needed: $depends"
+done
+if grep -qE -- '-dev\b' <<<"$depends"; then fail "Depends has a -dev package: $depends"; fi
+ok "Depends: $depends"
+
+# The files.
+contents=$(dpkg-deb --contents "$deb" | awk '{ print $6 }')
+for file in usr/bin/attnscope usr/bin/attnscope-cli \
+  usr/lib/attnscope/libattnscope_sentencepiece.so \
+  usr/share/attnscope/models/{dot,general,additive,scaled_dot,cosine,location,none}.attnmodel \
+  usr/share/applications/attnscope.desktop \
+  usr/share/icons/hicolor/{48x48,128x128,256x256}/apps/attnscope.png \
+  usr/share/icons/hicolor/scalable/apps/attnscope.svg \
+  usr/share/metainfo/io.github.attnscope.attnscope.metainfo.xml \
+  usr/share/man/man1/attnscope.1.gz usr/share/man/man1/attnscope-cli.1.gz \
+  usr/share/bash-completion/completions/attnscope-cli \
+  usr/share/doc/attnscope/copyright usr/share/doc/attnscope/changelog.gz; do
+  grep -qx "./$file" <<<"$contents" || fail "the package lacks /$file"
+done
+ok "every file in its place ($(grep -cv '/$' <<<"$contents") files)"
+
+dpkg -x "$deb" "$scratch/root"
+root=$scratch/root
+for size in 48 128 256; do
+  got=$(identify -format '%wx%h' "$root/usr/share/icons/hicolor/${size}x${size}/apps/attnscope.png")
+  [ "$got" = "${size}x${size}" ] || fail "the ${size} px icon is $got"
+done
+ok "icons 48, 128, 256 px and SVG"
+
+# The validators.
+desktop=$(desktop-file-validate "$root/usr/share/applications/attnscope.desktop" 2>&1) \
+  || fail "desktop-file-validate: $desktop"
+[ -z "$desktop" ] || fail "desktop-file-validate is not clean: $desktop"
+ok "desktop-file-validate: clean"
+metainfo=$root/usr/share/metainfo/io.github.attnscope.attnscope.metainfo.xml
+appstreamcli validate --no-net --pedantic "$metainfo" >"$scratch/appstream" 2>&1 \
+  || fail "appstreamcli validate: $(cat "$scratch/appstream")"
+grep -q "<release version=\"$version\"" "$metainfo" || fail "the metainfo has no release $version"
+ok "appstreamcli validate --no-net --pedantic: $(tail -1 "$scratch/appstream")"
+
+# lintian: warnings accepted in the README ("Install"), each for a reason given there.
+accepted='maintscript-calls-ldconfig'
+lintian --fail-on error "$deb" >"$scratch/lintian" 2>&1 || fail "lintian: $(cat "$scratch/lintian")"
+unexpected=$(grep -E '^[EW]: ' "$scratch/lintian" | grep -vE ": ($accepted) " || true)
+[ -z "$unexpected" ] || fail "lintian: $unexpected"
+ok "lintian: no error; warnings: $(grep -c '^W: ' "$scratch/lintian" || true) accepted"
+
+# The man pages: every option each program's --help lists, in its page, and no groff warning.
+export PATH="$root/usr/bin:$PATH" QT_QPA_PLATFORM=offscreen
+unset ATTNSCOPE_MODEL_DIR
+options_of() { grep -oE -- '^  (-[a-z], ?|-[a-z],)?--[a-z0-9-]+' | grep -oE -- '--?[a-z0-9-]+'; }
+check_page() {
+  local page=$1
+  shift
+  local text
+  text=$(zcat "$root/usr/share/man/man1/$page.1.gz" | sed 's/\\-/-/g; s/\\f[BIR]//g')
+  warnings=$(LC_ALL=C.UTF-8 MANWIDTH=100 man --warnings=w -l "$root/usr/share/man/man1/$page.1.gz" 2>&1 >/dev/null)
+  [ -z "$warnings" ] || fail "$page.1: $warnings"
+  for command in "" "$@"; do
+    # shellcheck disable=SC2086  # no command: no argument
+    for option in $("$page" $command --help 2>/dev/null | options_of); do
+      grep -qE -- "(^|[ ,])$option([ ,]|$)" <<<"$text" || fail "$page.1 lacks ${command:+$command }$option"
+    done
+  done
+}
+mapfile -t cli_commands < <(attnscope-cli --help |
+  sed -n '/^Subcommands:/,/^$/s/^  \([a-z]\+\) .*/\1/p')
+check_page attnscope-cli "${cli_commands[@]}"
+check_page attnscope
+ok "man pages: every option of attnscope --help and attnscope-cli [${cli_commands[*]}] --help"
+
+# The bash completion, as bash-completion calls it.
+completion=$(bash -c '
+  source /usr/share/bash-completion/bash_completion
+  source "$1/usr/share/bash-completion/completions/attnscope-cli"
+  complete_line() {
+    COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+    COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+    _attnscope_cli
+    echo "${COMPREPLY[*]}"
+  }
+  cd "$1/usr/share/attnscope"
+  complete_line attnscope-cli ""
+  complete_line attnscope-cli translate --sc
+  complete_line attnscope-cli translate --score ""
+  complete_line attnscope-cli eval --model mo
+' _ "$root")
+mapfile -t lines <<<"$completion"
+[[ ${lines[0]} == "translate explain train eval align models export bench --help --version" ]] \
+  || fail "completion of commands: ${lines[0]}"
+[ "${lines[1]}" = --score ] || fail "completion of an option: ${lines[1]}"
+[ "${lines[2]}" = "dot general additive scaled_dot cosine location none" ] \
+  || fail "completion of score names: ${lines[2]}"
+[ "${lines[3]}" = models ] || fail "completion of a file: ${lines[3]}"
+ok "bash completion: commands, options, score names, files"
+
+# The programs from the scratch root.
+[ "$(attnscope-cli --version)" = "attnscope-cli $version" ] || fail "attnscope-cli --version"
+[ "$(attnscope --version)" = "attnscope $version" ] || fail "attnscope --version"
+ok "attnscope-cli --version, attnscope --version: $version"
+models=$(attnscope-cli models)
+[ "$(grep -c "$root/usr/share/attnscope/models/" <<<"$models")" = 7 ] \
+  || fail "models not found in the scratch root: $models"
+ok "attnscope-cli models: 7 in $root/usr/share/attnscope/models"
+translation=$(attnscope-cli translate "A dog runs.")
+[ -n "$translation" ] || fail "translate printed nothing"
+# dot is a subword model: its SentencePiece plugin comes from the root, not the build tree.
+subwords=$(LD_DEBUG=files attnscope-cli translate --score dot "A dog runs." 2>"$scratch/ld")
+grep -q "file=$root/usr/lib/attnscope/libattnscope_sentencepiece.so" "$scratch/ld" \
+  || fail "the SentencePiece plugin was not loaded from the scratch root"
+ok "attnscope-cli translate 'A dog runs.': $translation; dot (subwords): $subwords"
+echo "check-package: all checks passed"

@@ -1,0 +1,18 @@
+#include "core/about_text.h"
+
+#include <QtGlobal>
+
+namespace attnscope::ui {
+
+// ATTNSCOPE_TORCH_VERSION and ATTNSCOPE_LICENSE come from CMake (ui/CMakeLists.txt): no ui file
+// includes a Torch header, and the licence is declared once, in the top-level CMakeLists.txt.
+QString aboutText(const QString& appVersion) {
+  return QStringLiteral(
+             "<p><b>attnscope %1</b><br>Attention in neural machine translation, made "
+             "visible.</p><p>Qt %2 · LibTorch %3</p><p>Licence: %4 (the GNU General Public "
+             "License, version 3 or later).</p>")
+      .arg(appVersion, QString::fromLatin1(qVersion()), QStringLiteral(ATTNSCOPE_TORCH_VERSION),
+           QStringLiteral(ATTNSCOPE_LICENSE));
+}
+
+}  // namespace attnscope::ui
