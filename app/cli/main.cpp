@@ -7,6 +7,7 @@
 #include <map>
 #include <new>
 
+#include "attnscope/thread_settings.h"
 #include "cli/command.h"
 
 namespace {
@@ -22,6 +23,7 @@ int fail(const std::string& message, int code = 1) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  attnscope::keep_large_blocks_for_reuse();
   CLI::App app{"attnscope-cli: attention in neural machine translation, from the command line"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("attnscope-cli ") + ATTNSCOPE_VERSION);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "attnscope/thread_settings.h"
 #include "core/start_arguments.h"
 #include "window/main_window.h"
 
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
       std::printf("attnscope %s\n", ATTNSCOPE_VERSION);
       return 0;
     }
+  attnscope::keep_large_blocks_for_reuse();
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("attnscope"));
   QApplication::setApplicationName(QStringLiteral("attnscope"));

@@ -70,6 +70,43 @@ TEST_P(EveryScore, IntegratedGradientsAreCompleteWithinOnePercentAt64Steps) {
   EXPECT_EQ(a.ig_steps, steps);
 }
 
+// Integrated gradients' fast path (the encoder's tangents, the rows starting at the decoder)
+// gives what the general one gives (every row's full gradient, dotted with the direction), for
+// every score function: for cosine's keys through their own derivative, for the others through
+// keys linear in the states. 600 points make two groups of rows.
+TEST_P(EveryScore, PathGradientsEqualTheFullGradientsAlongTheDirection) {
+  const Translator translator(testing::random_model_file(GetParam()));
+  const Translator::Impl& impl = translator.impl();
+  std::string why_not;
+  std::unique_ptr<GradientModel> model = gradient_model_of(*impl.model, &why_not);
+  ASSERT_TRUE(model) << why_not;
+  const std::vector<int64_t> source =
+      impl.tokens.source_ids(impl.tokens.prepare_source("a c e b d"));
+  const std::vector<int64_t> target = impl.tokens.target_ids("d b f a");
+  c10::InferenceMode no_inference(false);
+  torch::AutoGradMode grad_mode(true);
+  torch::manual_seed(7);
+  const torch::Tensor x = model->embed(source);
+  for (int64_t K : {3, 600}) {
+    const torch::Tensor alphas = torch::rand({K, 1, 1}) * 1.5;
+    const torch::Tensor points = alphas * x.unsqueeze(0) + 0.1 * torch::randn({K, 1, x.size(1)});
+    const torch::Tensor weights = torch::rand({K}) / K;
+    const torch::Tensor direction = torch::randn_like(x);
+    const PathGradients fast = model->path_gradients(points, weights, target, direction);
+    const PathGradients general =
+        model->GradientModel::path_gradients(points, weights, target, direction);
+    ASSERT_EQ(fast.attribution.sizes(), general.attribution.sizes());
+    EXPECT_TRUE(torch::allclose(fast.log_probs, general.log_probs, 1e-4, 1e-5))
+        << GetParam() << ", " << K << " points";
+    EXPECT_TRUE(torch::allclose(fast.attribution, general.attribution, 1e-3, 1e-5))
+        << GetParam() << ", " << K << " points: largest difference "
+        << (fast.attribution - general.attribution).abs().max().item<float>() << " of values up to "
+        << general.attribution.abs().max().item<float>();
+    // Not zero: the comparison compares something.
+    EXPECT_GT(general.attribution.abs().max().item<float>(), 1e-4) << GetParam();
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Explanation, EveryScore,
                          ::testing::Values("dot", "general", "additive", "scaled_dot", "cosine",
                                            "location", "none"));

@@ -17,6 +17,12 @@ int thread_count();
 /// `threads`, or every core for 0.
 int resolve_thread_count(int threads);
 
+/// Keeps large freed memory blocks in the process for the next allocation. glibc's malloc
+/// otherwise gives every block above its mmap threshold back to the system when freed and
+/// page-faults a fresh one in on the next allocation; attribution's batches allocate tens of MB
+/// a step, and a third of their time went to those faults. Call once at start-up.
+void keep_large_blocks_for_reuse();
+
 /// Sets the calling thread's torch thread count for the life of this object (0 = every core)
 /// and puts the earlier count back: for a run on a thread it does not own.
 class ScopedThreadCount {

@@ -1,5 +1,6 @@
 #include "attnscope/thread_settings.h"
 
+#include <malloc.h>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -10,6 +11,13 @@ namespace attnscope {
 int resolve_thread_count(int threads) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return threads > 0 ? threads : cores;
+}
+
+void keep_large_blocks_for_reuse() {
+  // 32 MB is the largest threshold glibc accepts; the trim threshold keeps up to 1 GB of freed
+  // memory at the top of the heap instead of returning it at once.
+  mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
 }
 
 int thread_count() { return torch::get_num_threads(); }

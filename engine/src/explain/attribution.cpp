@@ -130,9 +130,10 @@ void attribute_by_gradients(const Translator::Impl& impl, const Explained& e,
     const torch::Tensor alphas = torch::linspace(0.0, 1.0, n + 1);
     torch::Tensor weights = torch::full({n + 1}, 1.0 / n);
     weights[0] = weights[n] = 0.5 / n;
-    const TargetGradients g =
-        model->gradients(alphas.view({-1, 1, 1}) * x.unsqueeze(0), weights, e.output.tokens);
-    result.values = to_rows((g.weighted_sum * x.unsqueeze(0)).sum(-1));  // (x − 0) · ∫ ∇
+    const PathGradients g =
+        model->path_gradients(alphas.view({-1, 1, 1}) * x.unsqueeze(0), weights, e.output.tokens,
+                              x);  // (x − 0) · ∫ ∇
+    result.values = to_rows(g.attribution);
     result.log_probabilities = to_vector(g.log_probs[n]);
     result.baseline_log_probabilities = to_vector(g.log_probs[0]);
     result.ig_steps = n;

@@ -17,6 +17,13 @@ struct TargetGradients {
   torch::Tensor weighted_sum;  // [T,S,E]: Σ_k weight[k] · ∂ log_probs[k,t] / ∂ point k
 };
 
+/// Integrated gradients' sum along a path: log_probs [K,T] as above, and attribution [T,S]:
+/// Σ_k weight[k] · (∂ log_probs[k,t] / ∂ point k at position i) · direction[i].
+struct PathGradients {
+  torch::Tensor log_probs;
+  torch::Tensor attribution;
+};
+
 class GradientModel {
  public:
   virtual ~GradientModel() = default;
@@ -27,6 +34,14 @@ class GradientModel {
   /// must not be in InferenceMode) and leaves no gradient on the model's parameters.
   virtual TargetGradients gradients(const torch::Tensor& points, const torch::Tensor& weights,
                                     const std::vector<int64_t>& target) = 0;
+  /// gradients() read along `direction` [S,E], one source position at a time. A model may
+  /// compute it without the full gradients; this default contracts them.
+  virtual PathGradients path_gradients(const torch::Tensor& points, const torch::Tensor& weights,
+                                       const std::vector<int64_t>& target,
+                                       const torch::Tensor& direction) {
+    TargetGradients g = gradients(points, weights, target);
+    return {g.log_probs, (g.weighted_sum * direction.unsqueeze(0)).sum(-1)};
+  }
 };
 
 /// The gradient model of `model`, or nullptr with *why_not set to one line naming what is

@@ -69,6 +69,20 @@ DecoderContext DecoderImpl::prepare(const torch::Tensor& encoder_states,
   return context;
 }
 
+DecoderContext DecoderImpl::prepare_tangent(const torch::Tensor& encoder_states,
+                                            const torch::Tensor& encoder_mask,
+                                            const torch::Tensor& d_encoder_states) {
+  const int64_t N = d_encoder_states.size(0), B = encoder_states.size(0);
+  const torch::Tensor d_flat = d_encoder_states.flatten(0, 1);  // [N·B,S,2H]
+  const bool fixed = !has_attention(config_.score);
+  // final_states() only picks positions: its derivative picks the same of the tangent.
+  const torch::Tensor states = fixed ? final_states(encoder_states, encoder_mask) : encoder_states;
+  const torch::Tensor d_states = fixed ? final_states(d_flat, encoder_mask.repeat({N, 1})) : d_flat;
+  const torch::Tensor d_keys =
+      attention_->keys_tangent(states, d_states.view({N, B, d_states.size(1), -1}));
+  return {d_states, d_keys.flatten(0, 1), torch::Tensor(), torch::Tensor(), torch::Tensor()};
+}
+
 torch::Tensor DecoderImpl::gru_update(const torch::Tensor& input_gates,
                                       const torch::Tensor& state) {
   return gru_cell(input_gates, recurrent_product(state, cell_->weight_hh, cell_->bias_hh), state);
@@ -101,8 +115,13 @@ DecoderUpdate DecoderImpl::update(const DecoderContext& context, const torch::Te
   const torch::Tensor row = a.unsqueeze(1);
   const torch::Tensor context_vector = torch::bmm(row, context.states).squeeze(1);
   const torch::Tensor embedding_weight = cell_->weight_ih.narrow(1, 0, config_.embedding);
-  const torch::Tensor input_gates = torch::addmm(cell_->bias_ih, embedded, embedding_weight.t()) +
-                                    torch::bmm(row, context.context_gates).squeeze(1);
+  const torch::Tensor context_gates =
+      context.context_gates.defined()
+          ? torch::bmm(row, context.context_gates).squeeze(1)
+          : torch::matmul(context_vector,
+                          cell_->weight_ih.narrow(1, config_.embedding, 2 * config_.hidden).t());
+  const torch::Tensor input_gates =
+      torch::addmm(cell_->bias_ih, embedded, embedding_weight.t()) + context_gates;
   return {gru_update(input_gates, state), context_vector, embedded, a};
 }
 

@@ -14,7 +14,8 @@ struct DecoderContext {
   torch::Tensor mask;    // [B,S], true at real tokens
   // Each position's contribution to the GRU input gates, states · W_cᵀ [B,S,3H]. The context
   // vector enters the GRU only linearly, so Σₛ aₛ (W_c hₛ) = W_c Σₛ aₛ hₛ: one small product
-  // per step instead of a 2H × 3H matrix product.
+  // per step instead of a 2H × 3H matrix product. Undefined, the steps multiply the context
+  // vector by W_c instead (cheaper when many rows share few sources, as in attribution).
   torch::Tensor context_gates;
   // Only for one sentence decoded by a model prepared for inference with a direct (untied)
   // output layer: each position's contribution to the logits, states · W_oᶜᵀ [S,V], where W_oᶜ
@@ -50,6 +51,12 @@ class DecoderImpl : public torch::nn::Module {
   explicit DecoderImpl(const ModelConfig& config);
   /// encoder_states [B,S,2H], encoder_mask [B,S] true at real tokens.
   DecoderContext prepare(const torch::Tensor& encoder_states, const torch::Tensor& encoder_mask);
+  /// prepare()'s derivative along N tangents of the encoder states [N,B,S,2H]: the tangents of
+  /// its states and keys, [N·B,S,2H] and [N·B,S,K] (tangent-major). Not of its context gates: a
+  /// context for attribution leaves them out (see context_gates).
+  DecoderContext prepare_tangent(const torch::Tensor& encoder_states,
+                                 const torch::Tensor& encoder_mask,
+                                 const torch::Tensor& d_encoder_states);
   /// One step for every row: previous tokens [B], state [B,H]. `weights` [B,S], when given,
   /// replace the attention the model would compute (editing attention); the step is otherwise
   /// the same arithmetic, so giving the model's own weights changes no bit of the result.

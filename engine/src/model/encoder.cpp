@@ -5,6 +5,7 @@
 #include "ops/dropout.h"
 #include "ops/gru_cell.h"
 #include "ops/gru_math.h"
+#include "ops/gru_tangent.h"
 
 namespace attnscope {
 
@@ -95,6 +96,69 @@ torch::Tensor EncoderImpl::run_direction(const torch::Tensor& embedded, bool rev
   }
   *last = h;
   return torch::stack(states);
+}
+
+EncoderTangents EncoderImpl::forward_tangents(const torch::Tensor& embedded,
+                                              const torch::Tensor& direction) {
+  TORCH_CHECK(!is_training(), "the encoder's tangents are for a trained model");
+  torch::NoGradGuard no_grad;
+  EncoderTangents out;
+  torch::Tensor forward_states, backward_states, d_forward, d_backward;
+  torch::Tensor forward_last, backward_last, d_forward_last, d_backward_last;
+  run_direction_tangents(embedded, direction, false, &forward_states, &d_forward, &forward_last,
+                         &d_forward_last);
+  run_direction_tangents(embedded, direction, true, &backward_states, &d_backward, &backward_last,
+                         &d_backward_last);
+  out.states = torch::cat({forward_states, backward_states}, 2);
+  out.d_states = torch::cat({d_forward, d_backward}, 3);
+  out.initial_state = torch::tanh(bridge_(torch::cat({forward_last, backward_last}, 1)));
+  // The bridge's bias does not move: d tanh(W u + b) = (1 − tanh²) ⊙ W du.
+  out.d_initial_state = torch::tanh_backward(
+      torch::matmul(torch::cat({d_forward_last, d_backward_last}, 2), bridge_->weight.t()),
+      out.initial_state);
+  return out;
+}
+
+void EncoderImpl::run_direction_tangents(const torch::Tensor& embedded,
+                                         const torch::Tensor& direction, bool reverse,
+                                         torch::Tensor* states, torch::Tensor* d_states,
+                                         torch::Tensor* last, torch::Tensor* d_last) {
+  const std::string suffix = reverse ? "_l0_reverse" : "_l0";
+  const auto& params = rnn_->named_parameters();
+  const torch::Tensor& input_weight = params["weight_ih" + suffix];
+  const torch::Tensor& hidden_weight = params["weight_hh" + suffix];
+  const torch::Tensor& hidden_bias = params["bias_hh" + suffix];
+  const int64_t B = embedded.size(0), S = embedded.size(1), H = hidden_weight.size(1);
+  const torch::Tensor input_gates =
+      torch::matmul(embedded, input_weight.t()) + params["bias_ih" + suffix];  // [B,S,3H]
+  // A tangent along position i's direction enters the input gates at position i only.
+  const torch::Tensor position_gates = torch::matmul(direction, input_weight.t());  // [S,3H]
+  torch::Tensor h = torch::zeros({B, H});
+  // The tangents of the positions read so far, in the order read: a position's tangent is zero
+  // until the recurrence reaches it, so the batch of tangents grows by one each step.
+  torch::Tensor d_h = torch::zeros({0, B, H});
+  *states = torch::empty({B, S, H});
+  *d_states = torch::zeros({S, B, S, H});
+  for (int64_t i = 0; i < S; ++i) {
+    const int64_t t = reverse ? S - 1 - i : i;
+    const torch::Tensor gates = input_gates.select(1, t);
+    const torch::Tensor hidden_gates = torch::addmm(hidden_bias, h, hidden_weight.t());
+    const torch::Tensor d_input_gates =
+        torch::cat({torch::zeros({i, B, 3 * H}), position_gates[t].expand({1, B, 3 * H})});
+    const torch::Tensor d_hidden_gates =
+        torch::cat({torch::matmul(d_h, hidden_weight.t()), torch::zeros({1, B, 3 * H})});
+    d_h = gru_cell_tangent(gates, hidden_gates, h, d_input_gates, d_hidden_gates,
+                           torch::cat({d_h, torch::zeros({1, B, H})}));
+    h = gru_cell(gates, hidden_gates, h);
+    states->select(1, t).copy_(h);
+    // Read forward, tangent j is position j's; read backward, position S − 1 − j's.
+    if (reverse)
+      d_states->narrow(0, t, i + 1).select(2, t).copy_(d_h.flip(0));
+    else
+      d_states->narrow(0, 0, i + 1).select(2, t).copy_(d_h);
+  }
+  *last = h;
+  *d_last = reverse ? d_h.flip(0) : d_h;
 }
 
 EncoderOutput EncoderImpl::forward_single(const torch::Tensor& embedded) {  // [S,E]

@@ -10,6 +10,16 @@ struct EncoderOutput {
   torch::Tensor initial_state;  // [B,H], the decoder's start state from the bridge
 };
 
+/// forward_embedded() of one sentence's points with, for every source position i, the
+/// derivative of the outputs along `direction` at position i alone: what integrated gradients
+/// needs (see explain/gradient_model.cpp).
+struct EncoderTangents {
+  torch::Tensor states;           // [B,S,2H]
+  torch::Tensor initial_state;    // [B,H]
+  torch::Tensor d_states;         // [S,B,S,2H]: [i] is the derivative along position i's direction
+  torch::Tensor d_initial_state;  // [S,B,H]
+};
+
 /// Source embedding + bidirectional GRU + bridge tanh(W [h→; h←]). The GRU is torch's module
 /// (its parameters and their names), run by the engine's own loops.
 class EncoderImpl : public torch::nn::Module {
@@ -22,6 +32,9 @@ class EncoderImpl : public torch::nn::Module {
   /// forward() from embeddings [B,S,E] the caller made (attribution differentiates with respect
   /// to them, or reads other points than the tokens' own, such as an all-zero baseline).
   EncoderOutput forward_embedded(const torch::Tensor& embedded, const torch::Tensor& lengths);
+  /// forward_embedded() without autograd of B points of one sentence [B,S,E] (no padding), with
+  /// the tangents along `direction` [S,E], one source position at a time. Not in training.
+  EncoderTangents forward_tangents(const torch::Tensor& embedded, const torch::Tensor& direction);
 
  private:
   // forward() for one sentence without autograd: no packing, and matrix-vector products for
@@ -32,6 +45,12 @@ class EncoderImpl : public torch::nn::Module {
   // (undefined when no sentence is padded). Returns the states [B,S,H], the last one in *last.
   torch::Tensor run_batch_direction(const torch::Tensor& embedded, const torch::Tensor& real,
                                     bool reverse, torch::Tensor* last);
+
+  // One direction of forward_tangents(): the states [B,S,H] and their tangents [S,B,S,H]; the
+  // last state [B,H] and its tangents [S,B,H].
+  void run_direction_tangents(const torch::Tensor& embedded, const torch::Tensor& direction,
+                              bool reverse, torch::Tensor* states, torch::Tensor* d_states,
+                              torch::Tensor* last, torch::Tensor* d_last);
 
   torch::nn::Embedding embedding_{nullptr};
   torch::nn::GRU rnn_{nullptr};

@@ -28,7 +28,9 @@ class Seq2SeqImpl : public torch::nn::Module {
                    const torch::Tensor& previous_tokens, const torch::Tensor& weights = {}) {
     return decoder_->step(context, state, previous_tokens, weights);
   }
+  Encoder& encoder() { return encoder_; }
   Decoder& decoder() { return decoder_; }
+  const ModelConfig& config() const { return config_; }
   /// Teacher forcing: target_inputs [B,T] (starting with <s>) -> logits [B,T,V].
   torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& lengths,
                         const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr);

@@ -10,6 +10,8 @@ class CosineScore : public ScoreFunction {
   explicit CosineScore(const ScoreDimensions& dims);
   static ScoreMultiplyAdds multiply_adds(const ScoreDimensions& dims);
   torch::Tensor keys(const torch::Tensor& encoder_states) override;
+  torch::Tensor keys_tangent(const torch::Tensor& encoder_states,
+                             const torch::Tensor& d_encoder_states) override;
   torch::Tensor scores(const torch::Tensor& keys, const torch::Tensor& query) override;
 
  private:

@@ -34,6 +34,16 @@ class ScoreFunction : public torch::nn::Module {
  public:
   /// Per-source work done once before decoding: encoder states [B,S,2H] -> keys [B,S,K].
   virtual torch::Tensor keys(const torch::Tensor& encoder_states) = 0;
+  /// The keys' derivative [N,B,S,K] at encoder states [B,S,2H] along N tangents of them
+  /// [N,B,S,2H] (integrated gradients pushes tangents forward through the model). This default
+  /// holds for keys linear in the states, as all but cosine's are: their derivative is the keys of
+  /// the tangent. A score function with other keys overrides it; the test comparing integrated
+  /// gradients' two computations for every registered score function fails until it does.
+  virtual torch::Tensor keys_tangent(const torch::Tensor& encoder_states,
+                                     const torch::Tensor& d_encoder_states) {
+    (void)encoder_states;
+    return keys(d_encoder_states);
+  }
   /// Unnormalised scores [B,S] of keys [B,S,K] against decoder states [B,H]. The caller masks
   /// padding and applies the softmax.
   virtual torch::Tensor scores(const torch::Tensor& keys, const torch::Tensor& query) = 0;
