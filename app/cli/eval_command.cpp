@@ -409,7 +409,8 @@ Action add_eval_command(CLI::App& app) {
   app.add_flag("--faithfulness", o->faithfulness,
                "is attention an explanation? per model, on its greedy translations: Kendall "
                "tau-b of attention and |attribution| (ig, loo), and the output's change when "
-               "attention is permuted or uniform (slow: over a second per sentence and model)");
+               "attention is permuted or uniform (slow: about half a second per sentence and model "
+               "on one thread)");
   app.add_option("--permutations", o->faithfulness_options.permutations,
                  "--faithfulness: random permutations of each step's attention (default 10)")
       ->check(CLI::Range(1, FaithfulnessOptions::kMaxPermutations));

@@ -126,7 +126,7 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   faithfulness_->setToolTip(
       tr("Also test whether each model's attention explains its output: rank agreement with "
          "integrated gradients and leave-one-out, and how much the output moves when attention "
-         "is permuted or made uniform. About a second per sentence and model."));
+         "is permuted or made uniform. About half a second per sentence and model."));
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1);
   progress_->setValue(0);
