@@ -377,8 +377,9 @@ QString HeatmapPlot::toolTipAt(const QPoint& position) const {
   if (isForced(row)) tip += tr("\nforced: your choice, not the model's; Reset (Home) undoes it");
   if (isEdited(row))
     tip +=
-        tr("\nedited: you changed this step's attention; the what-if line under the "
-           "translation shows what the model then writes");
+        tr("\nedited: you changed this step's attention (the step panel's bars show your "
+           "row); this row stays the model's own, and the what-if line under the translation "
+           "shows what the model writes with your edit");
   return tip;
 }
 

@@ -45,7 +45,9 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
 
 void StepPanel::setAttentionEdited(bool edited) {
   attentionLabel_->setText(
-      edited ? tr("Attention at this step, <b>edited</b> (the model's own dashed):")
+      edited ? tr("Attention at this step, <b>edited</b> (the model's own dashed). The word above, "
+                  "its candidates and the heatmap stay the model's own; the what-if line shows "
+                  "what the model writes with your edit:")
              : tr("Attention at this step:"));
 }
 
