@@ -38,6 +38,9 @@ int run_with_flags(const FlagNames& flags, const Action& action);
 /// --unk copy|keep: what becomes of "<unk>" in translations (default copy).
 void add_unknown_words_option(CLI::App& command, UnknownWords& unknown_words);
 
+/// A finite number >= 0 (CLI11's NonNegativeNumber lets nan through and prints its whole range).
+CLI::Validator finite_non_negative();
+
 /// --threads N on a subcommand (default: every core) and applying it.
 void add_threads_option(CLI::App& command, int& threads);
 

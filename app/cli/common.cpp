@@ -2,6 +2,9 @@
 #include <attnscope/model_catalog.h>
 #include <attnscope/translator.h>
 
+#include <cmath>
+#include <string>
+
 #include "cli/command.h"
 
 namespace attnscope::cli {
@@ -44,6 +47,20 @@ void add_threads_option(CLI::App& command, int& threads) {
   command.add_option("--threads", threads, "CPU threads (default: every core)")
       ->check(CLI::Range(0, 1024));
   command.callback([&threads] { set_thread_count(threads); });
+}
+
+CLI::Validator finite_non_negative() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          size_t used = 0;
+          const double value = std::stod(text, &used);
+          if (used == text.size() && std::isfinite(value) && value >= 0) return {};
+        } catch (const std::exception&) {
+        }
+        return "must be a number >= 0, not '" + text + "'";
+      },
+      "NUMBER >= 0");
 }
 
 }  // namespace attnscope::cli

@@ -37,6 +37,8 @@ struct EvalOptions {
   std::vector<std::string> scores, models;  // every one given, side by side
   std::string source, reference;
   int beam = 1;
+  float length_penalty = -1.0f;  // GNMT alpha; unset (< 0): log P / length as always
+  float coverage_penalty = 0.0f;
   int threads = 0;
   UnknownWords unknown_words = UnknownWords::kCopy;  // which BLEU the first line gives
   bool by_length = false;
@@ -87,13 +89,14 @@ std::vector<std::string> model_paths(const EvalOptions& o) {
 }
 
 // The lines eval has always printed, which other tools read: BLEU as asked, then both ways.
-void print_summary(const CorpusEvaluation& e) {
+// `penalties`: ", length penalty A, coverage penalty B" when asked for, else empty.
+void print_summary(const CorpusEvaluation& e, const std::string& penalties) {
   const BleuScore& s = e.bleu;
   std::printf(
-      "BLEU = %.2f  %.1f/%.1f/%.1f/%.1f  BP=%.3f  ratio=%.3f  (%s, beam %d, %zu sentences)\n",
+      "BLEU = %.2f  %.1f/%.1f/%.1f/%.1f  BP=%.3f  ratio=%.3f  (%s, beam %d%s, %zu sentences)\n",
       s.bleu, s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3], s.brevity_penalty,
       static_cast<double>(s.hypothesis_length) / std::max(1L, s.reference_length), e.model.c_str(),
-      e.beam_size, e.sentences.size());
+      e.beam_size, penalties.c_str(), e.sentences.size());
   for (const auto& [name, outcome] : {std::pair{"copy", &e.copy}, std::pair{"keep", &e.keep}})
     std::printf("--unk %s: BLEU %.2f, %zu of %zu sentences with <unk> (%zu <unk> in all)\n", name,
                 outcome->bleu.bleu, outcome->sentences_with_unknown, e.sentences.size(),
@@ -346,6 +349,18 @@ int run(const EvalOptions& o) {
   TranslationOptions options;
   options.beam_size = o.beam;
   options.unknown_words = o.unknown_words;
+  options.gnmt_alpha = o.length_penalty;
+  options.coverage_penalty = o.coverage_penalty;
+  std::string penalties;  // the summary line names only the penalties given
+  char figure[64];
+  if (o.length_penalty >= 0) {
+    std::snprintf(figure, sizeof figure, ", length penalty %g", o.length_penalty);
+    penalties += figure;
+  }
+  if (o.coverage_penalty != 0) {
+    std::snprintf(figure, sizeof figure, ", coverage penalty %g", o.coverage_penalty);
+    penalties += figure;
+  }
   std::vector<CorpusEvaluation> all;
   std::vector<ModelFaithfulness> faithful;
   const auto start = std::chrono::steady_clock::now();
@@ -357,7 +372,7 @@ int run(const EvalOptions& o) {
       faithful.push_back(evaluate_faithfulness(translator, sources, o.faithfulness_options,
                                                faithfulness_progress(translator.info().name)));
     if (!o.json) {
-      print_summary(all.back());
+      print_summary(all.back(), penalties);
       // One model's figures while the next one decodes; a full disk stops it here, named.
       if (std::fflush(stdout) != 0)
         ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write the output: ", std::strerror(errno));
@@ -370,6 +385,10 @@ int run(const EvalOptions& o) {
     nlohmann::json models = nlohmann::json::array();
     for (size_t m = 0; m < all.size(); ++m) {
       models.push_back(evaluation_json(all[m]));
+      // null: no GNMT length penalty, log P / length
+      models.back()["length_penalty"] =
+          o.length_penalty >= 0 ? nlohmann::json(o.length_penalty) : nlohmann::json();
+      models.back()["coverage_penalty"] = o.coverage_penalty;
       if (o.faithfulness) models.back()["faithfulness"] = faithfulness_json(faithful[m]);
     }
     std::cout << nlohmann::json{{"source", o.source},
@@ -399,6 +418,14 @@ Action add_eval_command(CLI::App& app) {
   app.add_option("--ref", o->reference,
                  "reference translations, line by line (required but with --faithfulness)");
   app.add_option("--beam", o->beam, "beam size (1 = greedy)")->check(CLI::Range(1, 100));
+  app.add_option("--length-penalty", o->length_penalty,
+                 "beam: rank finished hypotheses by log P / ((5 + length) / 6)^ALPHA (GNMT; 0: "
+                 "log P itself). Without it: log P / length")
+      ->check(finite_non_negative());
+  app.add_option("--coverage-penalty", o->coverage_penalty,
+                 "beam: add BETA * sum over source words of log min(1, attention received) "
+                 "(GNMT; default 0)")
+      ->check(finite_non_negative());
   app.add_flag("--by-length", o->by_length,
                "BLEU per source length: 1-10, 11-20, 21-30 and 31+ words");
   app.add_flag("--metrics", o->metrics,
@@ -409,8 +436,7 @@ Action add_eval_command(CLI::App& app) {
   app.add_flag("--faithfulness", o->faithfulness,
                "is attention an explanation? per model, on its greedy translations: Kendall "
                "tau-b of attention and |attribution| (ig, loo), and the output's change when "
-               "attention is permuted or uniform (slow: about half a second per sentence and model "
-               "on one thread)");
+               "attention is permuted or uniform (slow: over a second per sentence and model)");
   app.add_option("--permutations", o->faithfulness_options.permutations,
                  "--faithfulness: random permutations of each step's attention (default 10)")
       ->check(CLI::Range(1, FaithfulnessOptions::kMaxPermutations));

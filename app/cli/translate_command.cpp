@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -25,7 +26,20 @@ struct TranslateOptions {
   std::optional<std::string> force;  // forced decoding of this target
   std::vector<std::string> edits;    // --edit-attention specs, in their order
   std::vector<std::string> sentences;
+  float length_penalty = -1.0f;   // GNMT alpha; unset (< 0): log P / length as always
+  float coverage_penalty = 0.0f;  // GNMT beta
+  std::string beam_tree;          // --beam-tree FILE: one JSON tree per sentence
 };
+
+// The penalties asked for, on top of the beam size and --unk.
+TranslationOptions translation_options(const TranslateOptions& o) {
+  TranslationOptions options;
+  options.beam_size = o.beam;
+  options.unknown_words = o.unknown_words;
+  options.gnmt_alpha = o.length_penalty;
+  options.coverage_penalty = o.coverage_penalty;
+  return options;
+}
 
 // Models with several layers or heads: [step][layer][head][source].
 nlohmann::json head_attention(const Translation& t) {
@@ -178,12 +192,52 @@ int run_what_if(const TranslateOptions& o) {
   return 0;
 }
 
+// One line of --beam-tree, written node by node: a JSON document of 200,000 nodes would take
+// ~200 MB in memory, the line itself ~25 MB.
+void write_tree(std::ostream& out, const BeamTree& tree) {
+  out << "{\"beam\":" << tree.beam_size << ",\"best\":" << nlohmann::json(tree.best).dump()
+      << ",\"dropped\":" << tree.dropped << ",\"nodes\":[";
+  for (const BeamNode& n : tree.nodes) {
+    nlohmann::json node = {{"id", n.id},
+                           {"parent", n.parent < 0 ? nlohmann::json() : nlohmann::json(n.parent)},
+                           {"step", n.step},
+                           {"token", n.token},
+                           {"logp", n.logp},
+                           {"score", n.score},
+                           {"state", BeamTree::state_name(n.state)}};
+    if (n.state == BeamNode::State::kFinished) node["final_score"] = n.final_score;
+    out << (n.id == 0 ? "" : ",") << dump_line(node);
+  }
+  out << "]}\n";
+}
+
+// --beam-tree: each sentence searched alone, its translation printed and its tree written as
+// one line of FILE.
+int run_beam_tree(const TranslateOptions& o, const Translator& translator,
+                  const TranslationOptions& options) {
+  std::ofstream file(o.beam_tree, std::ios::out | std::ios::trunc);
+  if (!file)
+    ATTNSCOPE_THROW_RUNTIME_ERROR("--beam-tree: cannot write '", o.beam_tree,
+                                  "': ", std::strerror(errno));
+  const std::vector<std::string> sentences = o.sentences.empty() ? stdin_lines() : o.sentences;
+  for (size_t i = 0; i < sentences.size(); ++i) {
+    BeamTree tree;
+    const Translation t = translator.translate_with_tree(sentences[i], options, tree);
+    write_tree(file, tree);
+    file.flush();
+    if (!file)
+      ATTNSCOPE_THROW_RUNTIME_ERROR("--beam-tree: cannot write '", o.beam_tree,
+                                    "': ", std::strerror(errno));
+    print(o, {sentences[i]}, {t}, i + 1);
+  }
+  return 0;
+}
+
 int run(const TranslateOptions& o) {
   if (o.force || !o.edits.empty()) return run_what_if(o);
   const Translator translator(o.model.path());
-  TranslationOptions options;
-  options.beam_size = o.beam;
-  options.unknown_words = o.unknown_words;
+  const TranslationOptions options = translation_options(o);
+  if (!o.beam_tree.empty()) return run_beam_tree(o, translator, options);
   if (!o.sentences.empty()) {
     print(o, o.sentences, translator.translate_batch(o.sentences, options));
     return 0;
@@ -229,6 +283,22 @@ Action add_translate_command(CLI::App& app) {
       ->excludes(beam)
       ->take_all()
       ->allow_extra_args(false);
+  auto* length_penalty =
+      app.add_option("--length-penalty", o->length_penalty,
+                     "beam: rank finished hypotheses by log P / ((5 + length) / 6)^ALPHA (GNMT; "
+                     "0: log P itself). Without it: log P / length")
+          ->check(finite_non_negative());
+  auto* coverage_penalty =
+      app.add_option("--coverage-penalty", o->coverage_penalty,
+                     "beam: add BETA * sum over source words of log min(1, attention received) "
+                     "(GNMT; default 0)")
+          ->check(finite_non_negative());
+  auto* beam_tree = app.add_option("--beam-tree", o->beam_tree,
+                                   "write the beam search's tree to FILE, one JSON object per "
+                                   "sentence: every candidate scored, kept, pruned or finished");
+  for (auto* option : {length_penalty, coverage_penalty, beam_tree})
+    for (const char* what_if : {"--force", "--edit-attention"})
+      option->excludes(app.get_option(what_if));
   add_unknown_words_option(app, o->unknown_words);
   add_threads_option(app, o->threads);
   app.add_option("sentence", o->sentences, "sentences to translate (default: lines of stdin)");

@@ -15,8 +15,16 @@ enum class UnknownWords {
 };
 
 struct TranslationOptions {
-  int beam_size = 1;              // 1 = greedy search
-  float length_penalty = 1.0f;    // beam score = log P / length^length_penalty
+  int beam_size = 1;            // 1 = greedy search
+  float length_penalty = 1.0f;  // beam score = log P / length^length_penalty (gnmt_alpha < 0)
+  // GNMT's length penalty alpha >= 0: beam score = log P / ((5 + length) / 6)^alpha instead of
+  // the line above (alpha 0: log P itself). Negative: not used, today's normalisation.
+  float gnmt_alpha = -1.0f;
+  // GNMT's coverage penalty beta: beam score + beta * sum_i log min(1, sum_t a_ti) (0: none).
+  float coverage_penalty = 0.0f;
+  // Target token ids decoding resumes from (a BeamNode's path without the root, as in
+  // BeamTree::path): forced first, then searched greedily or by beam. Empty: from the start.
+  std::vector<int> prefix;
   float max_length_ratio = 2.0f;  // at most ratio * source tokens + max_length_extra outputs
   int max_length_extra = 10;
   UnknownWords unknown_words = UnknownWords::kCopy;
@@ -93,6 +101,36 @@ struct Translation {
   std::vector<std::vector<float>> attention_for(const AttentionChoice& choice) const;
   int layers() const { return head_attention.empty() ? 1 : head_attention.front().layers; }
   int heads() const { return head_attention.empty() ? 1 : head_attention.front().heads; }
+};
+
+/// One candidate a recorded beam search scored (Translator::translate_with_tree).
+struct BeamNode {
+  enum class State { kRoot, kKept, kPruned, kFinished };
+  int id = 0;         // index into BeamTree::nodes
+  int parent = -1;    // -1 for the root
+  int step = 0;       // 0 for the root, then the output position from 1
+  std::string token;  // the model's token ("<unk>" not copied); the root: the start token
+  int token_id = 0;
+  float logp = 0.0f;   // log-probability of the token given its parent's hypothesis
+  float score = 0.0f;  // cumulative log-probability: the parent's score plus logp
+  // kKept: in the beam after this step; kPruned: scored, not kept; kFinished: ended ("</s>" or
+  // the maximum length) and ranked by final_score.
+  State state = State::kRoot;
+  float final_score = 0.0f;  // kFinished only: the score after the length and coverage penalties
+};
+
+/// The search as it happened: at each step each live hypothesis's top-K next tokens.
+struct BeamTree {
+  int beam_size = 1;
+  std::vector<BeamNode> nodes;  // nodes[0] is the root; parents come before their children
+  std::vector<int> best;        // node ids of the chosen hypothesis, root first
+  // Pruned candidates not stored: a tree keeps at most 200,000 nodes, kept and finished ones
+  // always (K = 100 on a 100-word sentence would otherwise store ~2 million).
+  long long dropped = 0;
+
+  /// The token ids from the root (excluded) to `node`: TranslationOptions::prefix resumes there.
+  std::vector<int> path(int node) const;
+  static const char* state_name(BeamNode::State state);  // "root", "kept", "pruned", "finished"
 };
 
 struct Candidate {

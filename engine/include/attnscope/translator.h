@@ -35,6 +35,10 @@ class Translator {
   /// The final beam, best first (greedy search gives one hypothesis).
   std::vector<Translation> translate_nbest(const std::string& sentence,
                                            const TranslationOptions& options) const;
+  /// Beam search of any beam size (1 included) that records every candidate it scored in
+  /// `tree`; returns the best hypothesis, the one translate() gives. Costs nothing otherwise.
+  Translation translate_with_tree(const std::string& sentence, const TranslationOptions& options,
+                                  BeamTree& tree) const;
   /// Forced decoding: the probabilities and attention the model gives while producing `target`
   /// (tokenised like any sentence; "</s>" is appended). Its unknown tokens are copied, or kept.
   Translation force_decode(const std::string& sentence, const std::string& target,

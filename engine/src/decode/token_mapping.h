@@ -38,6 +38,7 @@ class TokenMapping {
   /// without the marker that is no piece itself is the piece that starts that word.
   int64_t target_id(const std::string& token) const;
   const std::string& target_token(int64_t id) const;
+  int64_t target_size() const { return static_cast<int64_t>(target_.tokens.size()); }
   const std::string& end_token() const { return target_token(eos_); }
   const std::string& unknown_token() const { return target_token(unk_); }
   const std::string& subword_marker() const { return subword_marker_; }

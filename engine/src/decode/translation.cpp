@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "attnscope/errors.h"
 #include "attnscope/text.h"
 #include "attnscope/word_view.h"
 
@@ -68,6 +69,30 @@ float attention_entropy(const std::vector<float>& row) {
   for (float a : row)
     if (a > 0.0f) entropy -= a * std::log(static_cast<double>(a));
   return static_cast<float>(entropy);
+}
+
+std::vector<int> BeamTree::path(int node) const {
+  if (node < 0 || node >= static_cast<int>(nodes.size()))
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("beam tree node ", node, " does not exist: the tree has ",
+                                     nodes.size(), " nodes");
+  std::vector<int> ids;
+  for (int n = node; n > 0; n = nodes[static_cast<size_t>(n)].parent)
+    ids.push_back(nodes[static_cast<size_t>(n)].token_id);
+  return {ids.rbegin(), ids.rend()};
+}
+
+const char* BeamTree::state_name(BeamNode::State state) {
+  switch (state) {
+    case BeamNode::State::kRoot:
+      return "root";
+    case BeamNode::State::kKept:
+      return "kept";
+    case BeamNode::State::kPruned:
+      return "pruned";
+    case BeamNode::State::kFinished:
+      return "finished";
+  }
+  return "?";
 }
 
 }  // namespace attnscope

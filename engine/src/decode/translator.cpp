@@ -1,5 +1,8 @@
 #include "attnscope/translator.h"
 
+#include <cmath>
+
+#include "attnscope/errors.h"
 #include "decode/decoding_session.h"
 #include "decode/native_step_model.h"
 #include "decode/scripted_step_model.h"
@@ -33,6 +36,30 @@ void load_scripted(Translator::Impl& impl, const std::string& path) {
   impl.model = std::make_unique<ScriptedStepModel>(std::move(model));
 }
 
+// The search's settings from the caller's options, checked (one-line invalid_argument).
+BeamSettings beam_settings(const Translator::Impl& impl, const TranslationOptions& options,
+                           int max_length) {
+  if (!std::isfinite(options.gnmt_alpha))
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("length penalty must be a number, not ", options.gnmt_alpha);
+  if (!std::isfinite(options.coverage_penalty) || options.coverage_penalty < 0.0f)
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("coverage penalty must be a number >= 0, not ",
+                                     options.coverage_penalty);
+  BeamSettings s;
+  s.beam_size = std::max(1, options.beam_size);
+  s.length_penalty = options.length_penalty;
+  s.gnmt_alpha = options.gnmt_alpha;
+  s.coverage_penalty = options.coverage_penalty;
+  s.max_length = max_length;
+  const int64_t vocabulary = impl.tokens.target_size();
+  for (int id : options.prefix) {
+    if (id < 0 || id >= vocabulary)
+      ATTNSCOPE_THROW_INVALID_ARGUMENT(
+          "prefix token id ", id, " is outside the target vocabulary (", vocabulary, " tokens)");
+    s.prefix.push_back(id);
+  }
+  return s;
+}
+
 }  // namespace
 
 Translator::Translator(const std::string& model_path) : impl_(std::make_unique<Impl>()) {
@@ -63,7 +90,7 @@ Translation Translator::translate(const std::string& sentence,
 std::vector<Translation> Translator::translate_batch(const std::vector<std::string>& sentences,
                                                      const TranslationOptions& options) const {
   std::vector<Translation> results(sentences.size());
-  if (options.beam_size > 1) {
+  if (options.beam_size > 1 || !options.prefix.empty()) {
     for (size_t i = 0; i < sentences.size(); ++i) results[i] = translate(sentences[i], options);
     return results;
   }
@@ -96,14 +123,55 @@ std::vector<Translation> Translator::translate_nbest(const std::string& sentence
   if (impl_->tokens.is_empty(source)) return {impl_->empty_translation(source)};
   const std::vector<int64_t> ids = impl_->tokens.source_ids(source);
   const int limit = impl_->max_length(source, options);
-  std::vector<Hypothesis> hypotheses =
-      options.beam_size > 1
-          ? beam_search(*impl_->model, ids, options.beam_size, options.length_penalty, limit)
-          : greedy_search(*impl_->model, {ids}, {limit});
+  const BeamSettings settings = beam_settings(*impl_, options, limit);
+  std::vector<Hypothesis> hypotheses;
+  if (options.beam_size > 1)
+    hypotheses = beam_search(*impl_->model, ids, settings);
+  else if (!settings.prefix.empty())
+    hypotheses = {greedy_search_from(*impl_->model, ids, settings.prefix, limit)};
+  else
+    hypotheses = greedy_search(*impl_->model, {ids}, {limit});
   std::vector<Translation> results;
   for (const auto& h : hypotheses)
     results.push_back(impl_->to_translation(source, h, options.unknown_words));
   return results;
+}
+
+Translation Translator::translate_with_tree(const std::string& sentence,
+                                            const TranslationOptions& options,
+                                            BeamTree& tree) const {
+  c10::InferenceMode inference;
+  tree = BeamTree{};
+  tree.beam_size = std::max(1, options.beam_size);
+  const SourceText source = prepare_source(sentence);
+  const int limit = impl_->max_length(source, options);
+  BeamSettings settings = beam_settings(*impl_, options, limit);
+  if (impl_->tokens.is_empty(source)) return impl_->empty_translation(source);  // no tree
+  SearchTree search;
+  settings.tree = &search;
+  const std::vector<Hypothesis> hypotheses =
+      beam_search(*impl_->model, impl_->tokens.source_ids(source), settings);
+  tree.best = search.best;
+  tree.dropped = search.dropped;
+  tree.nodes.reserve(search.nodes.size());
+  for (size_t i = 0; i < search.nodes.size(); ++i) {
+    const SearchNode& n = search.nodes[i];
+    BeamNode node;
+    node.id = static_cast<int>(i);
+    node.parent = n.parent;
+    node.step = n.step;
+    node.token = impl_->tokens.target_token(n.token);
+    node.token_id = static_cast<int>(n.token);
+    node.logp = n.log_prob;
+    node.score = n.score;
+    node.state = static_cast<BeamNode::State>(n.state);  // the same order
+    node.final_score = n.final_score;
+    tree.nodes.push_back(std::move(node));
+  }
+  // Beam size 1: the tree is beam search's chain, and the translation greedy search's own (the
+  // same tokens; its score is log P, not normalised).
+  if (options.beam_size <= 1) return translate(sentence, options);
+  return impl_->to_translation(source, hypotheses.front(), options.unknown_words);
 }
 
 Translation Translator::force_decode(const std::string& sentence, const std::string& target,
