@@ -23,8 +23,9 @@ namespace {
 // each source position, and the encoder is where the rows cost most: each would run it again,
 // forward and backward, for its own gradient. So there the encoder runs once per point, pushing
 // one tangent per source position forward (ops/gru_tangent.h), and the rows start at the
-// decoder, from copies of their point's encoder output; the gradients at those copies, dotted
-// with the tangents, give the attribution. This takes ~2x less time (bench --explain).
+// decoder, from copies of their point's decoder context; the gradients at those copies, dotted
+// with the context's tangents, give the attribution (bench --explain, 20 words, 2 threads: 1.5 s
+// before, 0.7 s so).
 class NativeGradientModel : public GradientModel {
  public:
   explicit NativeGradientModel(Seq2Seq model) : model_(std::move(model)) {}
