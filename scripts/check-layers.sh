@@ -19,6 +19,7 @@ declare -A public=(
   [training_snapshots.h]=io
   [score_functions.h]=model [model_catalog.h]=model
   [translation.h]=decode [translator.h]=decode [thread_settings.h]=decode [word_view.h]=decode
+  [beam_tree_json.h]=decode
   [explanation.h]=explain
   [bleu.h]=eval [attention_metrics.h]=eval [word_alignment.h]=eval
   [corpus_evaluation.h]=eval [sentence_alignment.h]=eval [faithfulness.h]=eval

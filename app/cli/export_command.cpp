@@ -1,6 +1,7 @@
 // attnscope-cli export: the app's heatmap rendering, headless (QT_QPA_PLATFORM=offscreen when
 // there is no display), of a translation, of an attention file another tool wrote (--from), or of
-// the snapshots a training run recorded (--snapshots: a figure or an animated GIF). A build
+// the snapshots a training run recorded (--snapshots: a figure or an animated GIF), or of a beam
+// search as a tree (--beam-tree: the app's Beam view, or its JSON). A build
 // without the UI (-DATTNSCOPE_BUILD_UI=OFF, no Qt) keeps the command and its options, and says
 // what it needs.
 #include <attnscope/attention_file.h>
@@ -21,6 +22,7 @@
 
 #include "cli/headless_application.h"
 #include "core/attention_matrix.h"
+#include "plots/beam_tree_plot.h"
 #include "plots/heatmap_plot.h"
 #include "render/exporter.h"
 #include "render/snapshot_timeline.h"
@@ -44,9 +46,13 @@ struct ExportCommand {
   std::string from;  // an attention file instead of a model and a sentence
   std::string format;
   AttentionFileOptions file;
-  std::string snapshots;  // a training run's snapshots instead of one matrix
-  int frames = 0;         // --snapshots: how many; 0: the format's default
-  int delay = 0;          // --snapshots to .gif: ms per frame; 0: the default
+  std::string snapshots;          // a training run's snapshots instead of one matrix
+  int frames = 0;                 // --snapshots: how many; 0: the format's default
+  int delay = 0;                  // --snapshots to .gif: ms per frame; 0: the default
+  bool beam_tree = false;         // the sentence's beam search as a tree instead of a heatmap
+  int beam = 5;                   // --beam-tree's beam size
+  float length_penalty = -1.0f;   // GNMT alpha; unset (< 0): log P / length, as translate
+  float coverage_penalty = 0.0f;  // GNMT beta
 };
 
 // --snapshots defaults, told in --help also where the UI (which applies them) is not built.
@@ -55,6 +61,18 @@ constexpr int kDefaultPanels = 6, kDefaultGifFrames = 100, kHoldSeconds = 2;
 // What CLI11 cannot say by itself: a sentence is needed unless --from or --snapshots gives
 // the matrices.
 void check_arguments(const ExportCommand& c) {
+  if (c.beam_tree) {
+    if (c.score == "all")
+      throw std::invalid_argument(
+          "--beam-tree draws one model's search: give --score NAME or --model FILE, not --score "
+          "all");
+    std::string sentence;
+    for (const auto& word : c.sentence) sentence += word;
+    if (sentence.find_first_not_of(" \t\r\n") == std::string::npos)
+      throw std::invalid_argument(
+          "export --beam-tree needs the English sentence whose beam search to draw");
+    return;
+  }
   if (c.from.empty() && c.snapshots.empty() && c.sentence.empty())
     throw std::invalid_argument(
         "export needs the English sentence to translate, --from FILE (an attention file) or "
@@ -146,8 +164,42 @@ int export_snapshots(const ExportCommand& c) {
   return 0;
 }
 
+// --beam-tree: the sentence's recorded search, drawn as the app's Beam view draws it (.png, .svg,
+// .pdf) or written as translate --beam-tree's JSON line (.json).
+int export_beam_tree(const ExportCommand& c) {
+  const QString out = QString::fromStdString(c.out);
+  const auto format = ui::exportFormatFor(out);
+  if (!format || *format == ui::ExportFormat::Csv)
+    throw std::invalid_argument("cannot export to '" + c.out +
+                                "': unknown file type for --beam-tree (use .png, .pdf, .svg or "
+                                ".json)");
+  check_output_path(c.out);
+  // The model is read and the search run before Qt starts, so their errors come first.
+  const auto models = models_to_export(c);
+  std::string sentence;
+  for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
+  TranslationOptions options;
+  options.beam_size = c.beam;
+  options.gnmt_alpha = c.length_penalty;
+  options.coverage_penalty = c.coverage_penalty;
+  options.unknown_words = c.unknown_words;
+  BeamTree tree;
+  Translator(models.front().second).translate_with_tree(sentence, options, tree);
+  if (tree.nodes.empty())
+    throw std::invalid_argument("export --beam-tree: the sentence '" + sentence +
+                                "' has no token to search from");
+  const auto app = headless_application();
+  ui::BeamTreePlot plot;
+  plot.setTree(tree);
+  ui::ExportOptions picture;
+  picture.size = QSize(c.width, c.height);  // 0: the tree's laid-out size, or its shape kept
+  plot.exportTo(out, picture);
+  return 0;
+}
+
 int run(const ExportCommand& c) {
   if (!c.snapshots.empty()) return export_snapshots(c);
+  if (c.beam_tree) return export_beam_tree(c);
   if (!ui::exportFormatFor(QString::fromStdString(c.out)))
     throw std::invalid_argument("cannot export to '" + c.out +
                                 "': unknown file type (use .png, .pdf, .svg, .csv or .json" +
@@ -213,7 +265,7 @@ Action add_export_command(CLI::App& app) {
   auto* model = app.add_option("--model", c->model, "model file")->excludes(score);
   app.add_option("--out", c->out,
                  "output file: .png, .pdf, .svg, .csv or .json; with --snapshots .png, .pdf, .svg "
-                 "or .gif")
+                 "or .gif; with --beam-tree .png, .pdf, .svg or .json")
       ->required();
   auto* reference = app.add_option("--reference", c->reference,
                                    "force-decode this target sentence instead of translating");
@@ -228,7 +280,9 @@ Action add_export_command(CLI::App& app) {
   auto* pieces = app.add_flag("--pieces", c->pieces,
                               "subword models: draw the pieces the model reads and emits "
                               "(default: words, a word's pieces merged, as in the app)");
-  app.add_option("--width", c->width, "picture width in pixels (a .gif's: each frame's)")
+  app.add_option("--width", c->width,
+                 "picture width in pixels (a .gif's: each frame's; --beam-tree: default the "
+                 "tree's, its shape kept)")
       ->check(CLI::Range(16, 20000));
   app.add_option("--height", c->height, "picture height in pixels (a .gif's: each frame's)")
       ->check(CLI::Range(16, 20000));
@@ -278,6 +332,27 @@ Action add_export_command(CLI::App& app) {
                      std::to_string(kHoldSeconds) + " s)")
       ->check(CLI::Range(20, 60000))
       ->needs(snapshots);
+
+  auto* beam_tree = app.add_flag(
+      "--beam-tree", c->beam_tree,
+      "the sentence's beam search as a tree instead of a heatmap: every candidate scored, the "
+      "best path heavier, pruned ones faded, finished ones with their final score (.png, .pdf, "
+      ".svg), or the JSON line translate --beam-tree writes (.json)");
+  for (CLI::Option* other : {reference, layer, head, pieces, from, snapshots})
+    beam_tree->excludes(other);
+  app.add_option("--beam", c->beam, "--beam-tree: the beam size (default 5)")
+      ->check(CLI::Range(1, 100))
+      ->needs(beam_tree);
+  app.add_option("--length-penalty", c->length_penalty,
+                 "--beam-tree: rank finished hypotheses by log P / ((5 + length) / 6)^ALPHA "
+                 "(GNMT; 0: log P itself). Without it: log P / length")
+      ->check(finite_non_negative())
+      ->needs(beam_tree);
+  app.add_option("--coverage-penalty", c->coverage_penalty,
+                 "--beam-tree: add BETA * sum over source words of log min(1, attention "
+                 "received) (GNMT; default 0)")
+      ->check(finite_non_negative())
+      ->needs(beam_tree);
   return [c] {
     check_arguments(*c);
     return run(*c);

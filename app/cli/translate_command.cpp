@@ -1,3 +1,4 @@
+#include <attnscope/beam_tree_json.h>
 #include <attnscope/errors.h>
 #include <attnscope/explanation.h>
 #include <attnscope/translator.h>
@@ -192,25 +193,6 @@ int run_what_if(const TranslateOptions& o) {
   return 0;
 }
 
-// One line of --beam-tree, written node by node: a JSON document of 200,000 nodes would take
-// ~200 MB in memory, the line itself ~25 MB.
-void write_tree(std::ostream& out, const BeamTree& tree) {
-  out << "{\"beam\":" << tree.beam_size << ",\"best\":" << nlohmann::json(tree.best).dump()
-      << ",\"dropped\":" << tree.dropped << ",\"nodes\":[";
-  for (const BeamNode& n : tree.nodes) {
-    nlohmann::json node = {{"id", n.id},
-                           {"parent", n.parent < 0 ? nlohmann::json() : nlohmann::json(n.parent)},
-                           {"step", n.step},
-                           {"token", n.token},
-                           {"logp", n.logp},
-                           {"score", n.score},
-                           {"state", BeamTree::state_name(n.state)}};
-    if (n.state == BeamNode::State::kFinished) node["final_score"] = n.final_score;
-    out << (n.id == 0 ? "" : ",") << dump_line(node);
-  }
-  out << "]}\n";
-}
-
 // --beam-tree: each sentence searched alone, its translation printed and its tree written as
 // one line of FILE.
 int run_beam_tree(const TranslateOptions& o, const Translator& translator,
@@ -223,7 +205,7 @@ int run_beam_tree(const TranslateOptions& o, const Translator& translator,
   for (size_t i = 0; i < sentences.size(); ++i) {
     BeamTree tree;
     const Translation t = translator.translate_with_tree(sentences[i], options, tree);
-    write_tree(file, tree);
+    write_beam_tree_json(file, tree);
     file.flush();
     if (!file)
       ATTNSCOPE_THROW_RUNTIME_ERROR("--beam-tree: cannot write '", o.beam_tree,

@@ -5,9 +5,12 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
+#include <stdexcept>
 
 #include "core/about_text.h"
 #include "core/app_settings.h"
+#include "core/beam_node_view.h"
 #include "core/model_info_text.h"
 #include "core/what_if_text.h"
 
@@ -27,6 +30,8 @@ class CoreTextTest : public QObject {
   void settingsKeepTheKeysEarlierVersionsWrote();
   void wordDiffMarksAddedAndDroppedWords();
   void aboutTextNamesTheVersionsAndTheLicence();
+  void firstStepsCutsEveryRowOfAHypothesis();
+  void aBeamNodesStepHasItsSiblingsAsCandidates();
 
  private:
   QTemporaryDir settingsDir_;
@@ -136,8 +141,14 @@ void CoreTextTest::settingsHaveDefaultsAndRoundTrip() {
   QCOMPARE(settings.showValues(), false);
   QCOMPARE(settings.trainTask(), QString("reverse"));
   QCOMPARE(settings.attentionFile().line, 1);
+  QCOMPARE(settings.lengthPenalty(), -1.0);  // off: scores divided by the length, as before
+  QCOMPARE(settings.coveragePenalty(), 0.0);
+  QCOMPARE(settings.showPruned(), true);
 
   settings.setScore("cosine");
+  settings.setLengthPenalty(0.6);
+  settings.setCoveragePenalty(0.2);
+  settings.setShowPruned(false);
   settings.setHistory({"one", "two"});
   settings.setFolderOf(AppSettings::Folder::Model, "/some/folder/model.attnmodel");
   AppSettings::AttentionFileChoice choice;
@@ -159,6 +170,9 @@ void CoreTextTest::settingsHaveDefaultsAndRoundTrip() {
   QCOMPARE(again.attentionFile().oneBased, true);
   QCOMPARE(again.corpusSource(), QString("/t/test.en"));
   QCOMPARE(again.corpusReference(), QString("/t/test.de"));
+  QCOMPARE(again.lengthPenalty(), 0.6);
+  QCOMPARE(again.coveragePenalty(), 0.2);
+  QCOMPARE(again.showPruned(), false);
 }
 
 void CoreTextTest::settingsKeepTheKeysEarlierVersionsWrote() {
@@ -221,6 +235,68 @@ void CoreTextTest::aboutTextNamesTheVersionsAndTheLicence() {
   QVERIFY2(text.contains(QRegularExpression(QStringLiteral("LibTorch \\d+\\.\\d+"))),
            qPrintable(text));
   QVERIFY2(text.contains(QStringLiteral("GPL-3.0-or-later")), qPrintable(text));
+}
+
+void CoreTextTest::firstStepsCutsEveryRowOfAHypothesis() {
+  Translation t;
+  t.source.tokens = {"a", "b", "</s>"};
+  t.tokens = {"x", "<unk>", "z", "</s>"};
+  t.probabilities = {0.5f, 0.4f, 0.3f, 0.2f};
+  t.attention = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 1}};
+  t.head_attention.resize(4);
+  t.copied = {CopiedWord{1, 1, 1.0f, 0.0f}};
+  const Translation two = firstSteps(t, 2);
+  QCOMPARE(two.tokens, (std::vector<std::string>{"x", "<unk>"}));
+  QCOMPARE(two.probabilities.size(), size_t{2});
+  QCOMPARE(two.attention.size(), size_t{2});
+  QCOMPARE(two.head_attention.size(), size_t{2});
+  QCOMPARE(two.copied.size(), size_t{1});  // step 1 is among the two
+  QCOMPARE(two.source.tokens, t.source.tokens);
+  const Translation one = firstSteps(t, 1);
+  QVERIFY(one.copied.empty());  // its copied word was at step 1, cut
+  QCOMPARE(firstSteps(t, 0).tokens.size(), size_t{0});
+  QCOMPARE(firstSteps(t, -1).tokens, t.tokens);
+  QCOMPARE(firstSteps(t, 9).tokens, t.tokens);
+}
+
+void CoreTextTest::aBeamNodesStepHasItsSiblingsAsCandidates() {
+  BeamTree tree;
+  tree.beam_size = 2;
+  const auto add = [&tree](int parent, int step, const char* token, float logp,
+                           BeamNode::State state) {
+    BeamNode n;
+    n.id = static_cast<int>(tree.nodes.size());
+    n.parent = parent;
+    n.step = step;
+    n.token = token;
+    n.token_id = n.id;
+    n.logp = logp;
+    n.state = state;
+    tree.nodes.push_back(n);
+  };
+  add(-1, 0, "<s>", 0, BeamNode::State::kRoot);
+  add(0, 1, "a", std::log(0.2f), BeamNode::State::kKept);
+  add(0, 1, "b", std::log(0.7f), BeamNode::State::kKept);
+  add(2, 2, "c", std::log(0.1f), BeamNode::State::kPruned);
+  add(2, 2, "d", std::log(0.6f), BeamNode::State::kKept);
+  add(2, 2, "e", std::log(0.3f), BeamNode::State::kPruned);
+  tree.best = {0, 2, 4};
+  Translation t;
+  t.tokens = {"b", "c"};
+  t.attention = {{0.5f, 0.5f}, {0.9f, 0.1f}};
+  const Step step = beamNodeStep(tree, 3, t);
+  QCOMPARE(step.token, std::string("c"));
+  QVERIFY(qAbs(step.probability - 0.1f) < 1e-6);
+  QCOMPARE(step.attention, t.attention[1]);  // the node's own row: its step's
+  QCOMPARE(step.candidates.size(), size_t{3});
+  QCOMPARE(step.candidates[0].token, std::string("d"));  // most probable first
+  QCOMPARE(step.candidates[1].token, std::string("e"));
+  QCOMPARE(step.candidates[2].token, std::string("c"));
+  QVERIFY(isOnBestPath(tree, 4));
+  QVERIFY(!isOnBestPath(tree, 3));
+  QVERIFY(beamNodeCaption(tree, 3).contains("step 2 of 2, pruned"));
+  QVERIFY_THROWS_EXCEPTION(std::out_of_range, beamNodeStep(tree, 0, t));
+  QVERIFY_THROWS_EXCEPTION(std::out_of_range, beamNodeStep(tree, 6, t));
 }
 
 QTEST_GUILESS_MAIN(CoreTextTest)

@@ -248,7 +248,7 @@ void DecodingControllerTest::newerSentenceSupersedesOlder() {
 void DecodingControllerTest::beamReplacesTheSession() {
   controller_->start(kModel, kLong);
   QSignalSpy beams(controller_.get(), &DecodingController::beamReady);
-  controller_->translateBeam(kModel, QStringLiteral("a b c"), 3);
+  controller_->translateBeam({kModel, QStringLiteral("a b c"), 3});
   QVERIFY(beams.wait(20000));
   QCOMPARE(beams.count(), 1);
   QCOMPARE(beams[0][0].value<QList<attnscope::Translation>>().size(), 3);

@@ -18,6 +18,9 @@ const QString kCopyUnknownWords = QStringLiteral("copyUnknownWords");
 const QString kHistory = QStringLiteral("history");
 const QString kBeamSize = QStringLiteral("beamSize");
 const QString kPlaySpeed = QStringLiteral("playSpeed");
+const QString kLengthPenalty = QStringLiteral("beam/lengthPenalty");
+const QString kCoveragePenalty = QStringLiteral("beam/coveragePenalty");
+const QString kShowPruned = QStringLiteral("beam/showPruned");
 const QString kAttentionFileGroup = QStringLiteral("attentionFile");
 const QString kCorpusSource = QStringLiteral("corpus/source");
 const QString kCorpusReference = QStringLiteral("corpus/reference");
@@ -81,6 +84,16 @@ int AppSettings::playSpeed() const { return settings_.value(kPlaySpeed, 4).toInt
 void AppSettings::setPlaySpeed(int stepsPerSecond) {
   settings_.setValue(kPlaySpeed, stepsPerSecond);
 }
+double AppSettings::lengthPenalty() const {
+  return settings_.value(kLengthPenalty, -1.0).toDouble();
+}
+void AppSettings::setLengthPenalty(double alpha) { settings_.setValue(kLengthPenalty, alpha); }
+double AppSettings::coveragePenalty() const {
+  return settings_.value(kCoveragePenalty, 0.0).toDouble();
+}
+void AppSettings::setCoveragePenalty(double beta) { settings_.setValue(kCoveragePenalty, beta); }
+bool AppSettings::showPruned() const { return settings_.value(kShowPruned, true).toBool(); }
+void AppSettings::setShowPruned(bool show) { settings_.setValue(kShowPruned, show); }
 QStringList AppSettings::history() const { return settings_.value(kHistory).toStringList(); }
 void AppSettings::setHistory(const QStringList& sentences) {
   settings_.setValue(kHistory, sentences);

@@ -37,6 +37,15 @@ class AppSettings {
   /// The toolbar's search: 1 for greedy (the default), else the beam's size.
   int beamSize() const;
   void setBeamSize(int beam);
+  /// The beam's GNMT length penalty alpha (negative, the default: scores divided by the length)
+  /// and coverage penalty beta (0, the default: none).
+  double lengthPenalty() const;
+  void setLengthPenalty(double alpha);
+  double coveragePenalty() const;
+  void setCoveragePenalty(double beta);
+  /// The Beam view draws pruned candidates (faded; the default) or hides them.
+  bool showPruned() const;
+  void setShowPruned(bool show);
   /// Play's speed, in steps per second.
   int playSpeed() const;
   void setPlaySpeed(int stepsPerSecond);

@@ -112,6 +112,44 @@ struct EditResult {
   QString error;  // not empty: the edit could not be decoded, and why
 };
 
+/// A beam search of the Translation tab (the final beam, and the recorded tree of issue 31).
+struct BeamRequest {
+  QString modelKey;
+  QString sentence;
+  int beamSize = 5;
+  float lengthPenalty = -1.0f;   // GNMT's alpha; negative: scores divided by the length
+  float coveragePenalty = 0.0f;  // GNMT's beta (0: none)
+  bool operator==(const BeamRequest& o) const {
+    return modelKey == o.modelKey && sentence == o.sentence && beamSize == o.beamSize &&
+           lengthPenalty == o.lengthPenalty && coveragePenalty == o.coveragePenalty;
+  }
+};
+
+/// A recorded search (Translator::translate_with_tree) and the hypothesis it chose.
+struct BeamResult {
+  BeamRequest request;
+  BeamTree tree;
+  Translation best;
+  QString error;  // not empty: no tree, and why
+};
+
+/// The partial hypothesis of one node of a shown tree: its path decoded forced, as many steps as
+/// the node is deep.
+struct BeamNodeResult {
+  int node = -1;
+  Translation translation;
+  QString error;
+};
+
+/// The search resumed from a node (TranslationOptions::prefix = its path): where it would have
+/// led, to graft under the node.
+struct BeamContinuation {
+  int node = -1;
+  BeamTree tree;
+  Translation best;
+  QString error;
+};
+
 }  // namespace attnscope::ui
 
 Q_DECLARE_METATYPE(attnscope::ModelInfo)
@@ -125,3 +163,7 @@ Q_DECLARE_METATYPE(attnscope::ui::AttributionRequest)
 Q_DECLARE_METATYPE(attnscope::ui::AttributionResult)
 Q_DECLARE_METATYPE(attnscope::ui::EditRequest)
 Q_DECLARE_METATYPE(attnscope::ui::EditResult)
+Q_DECLARE_METATYPE(attnscope::ui::BeamRequest)
+Q_DECLARE_METATYPE(attnscope::ui::BeamResult)
+Q_DECLARE_METATYPE(attnscope::ui::BeamNodeResult)
+Q_DECLARE_METATYPE(attnscope::ui::BeamContinuation)

@@ -9,19 +9,13 @@
 #include <optional>
 
 #include "core/export_file.h"
+#include "core/export_options.h"
 
 class QCustomPlot;
 
 namespace attnscope::ui {
 
 class HeatmapPlot;
-
-struct ExportOptions {
-  QSize size{900, 700};  // the picture's size in pixels (points for PDF)
-  double scale = 1.0;    // PNG only: pixel ratio, 2.0 for a high-DPI picture of the same layout
-  int columns = 3;       // grid layout when several plots are exported; 0: the picture's shape
-                         // chooses (cells closest to a heatmap's)
-};
 
 /// Renders `plots` (one heatmap, or the compare grid) or writes their matrices, by the path's
 /// extension. Throws std::runtime_error with a one-line message naming the path.

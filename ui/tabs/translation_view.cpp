@@ -3,6 +3,7 @@
 #include <attnscope/word_view.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QCursor>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -20,9 +21,11 @@
 #include "core/attribution_matrix.h"
 #include "core/copied_words.h"
 #include "core/what_if_text.h"
+#include "plots/beam_tree_plot.h"
 #include "plots/colormaps.h"
 #include "plots/heatmap_plot.h"
 #include "widgets/attention_view_controls.h"
+#include "widgets/beam_view.h"
 #include "widgets/shown_values_box.h"
 #include "widgets/step_panel.h"
 #include "widgets/weights_dialog.h"
@@ -160,13 +163,22 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   controls->addSpacing(16);
   controls->addWidget(viewControls_);
   controls->addStretch();
+  // The beam tree under the heatmap and the step panel, while a beam search is shown.
+  beamView_ = new BeamView(controller_->worker(), this);
+  auto* beamSplitter = new QSplitter(Qt::Vertical, this);
+  beamSplitter->setObjectName(QStringLiteral("beamSplitter"));
+  beamSplitter->addWidget(splitter_);
+  beamSplitter->addWidget(beamView_);
+  beamSplitter->setStretchFactor(0, 1);
+  beamSplitter->setStretchFactor(1, 1);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(output_);
   layout->addWidget(whatIfRow_);
   layout->addWidget(editError_);
   layout->addWidget(note_);
   layout->addLayout(controls);
-  layout->addWidget(splitter_, 1);
+  layout->addWidget(beamSplitter, 1);
+  connect(beamView_, &BeamView::hypothesisShown, this, &TranslationView::showBeamNode);
 
   const auto redraw = [this] {
     drawTranslation(shown_, shownKey_);
@@ -203,8 +215,13 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   // Side by side, a cell hovered in one is outlined in the other.
   connect(heatmap_, &HeatmapPlot::cellHovered, attributionPlot_, &HeatmapPlot::setHighlightedCell);
   connect(attributionPlot_, &HeatmapPlot::cellHovered, heatmap_, &HeatmapPlot::setHighlightedCell);
-  connect(stepPanel_, &StepPanel::candidateChosen, this,
-          [this](const QString& token) { controller_->force(controller_->shownRow(), token); });
+  connect(stepPanel_, &StepPanel::candidateChosen, this, [this](const QString& token) {
+    // A beam node's candidates are its siblings in the tree: choosing one goes there.
+    if (beamNodeShown_)
+      beamView_->selectSibling(token);
+    else
+      controller_->force(controller_->shownRow(), token);
+  });
   connect(stepPanel_->bars(), &AttentionBars::rowDragged, this,
           [this](int, const std::vector<float>& bars) {
             AttentionEdit edit;
@@ -219,6 +236,7 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
 
 void TranslationView::setGradient(const QCPColorGradient& gradient) {
   gradient_ = gradient;
+  beamView_->setGradient(gradient);
   drawPlots();
 }
 
@@ -232,6 +250,9 @@ void TranslationView::showSnapshot() {
   const SessionSnapshot& snapshot = *controller_->snapshot();
   sessionShown_ = true;
   fileShown_ = false;
+  beamNodeShown_ = false;
+  stepPanel_->setBeamNodeCandidates(false);
+  if (beamView_->isActive()) beamView_->clear();  // greedy decoding has no tree
   shownValues_->setEnabled(true);
   explanation_->setSession(snapshot.modelKey, controller_->sentence(), controller_->forced());
   beamHypotheses_.clear();
@@ -419,51 +440,66 @@ void TranslationView::showSelectedStep() {
   }
   const SessionSnapshot& session = *controller_->snapshot();
   const Translation& t = session.translation;
-  const QString marker = QString::fromStdString(t.subword_marker);
-  // The bars show what the heatmap shows: its layer and head, over its words or pieces.
-  Step step = session.steps[row];
-  const AttentionView view = viewControls_->view();
-  if (view.choice.layer >= 0 && !step.heads.empty()) {
-    step.attention = step.heads.row(view.choice.layer, view.choice.head);
-    step.entropy = attention_entropy(step.attention);
-  }
-  const bool words = view.words && !marker.isEmpty();
-  const auto inLabels = [&](const std::vector<float>& row) {
-    // A source word's pieces summed, as in the heatmap's columns.
-    if (!words || row.empty()) return row;
-    return word_view(t.source.tokens, {step.token}, {row}, t.subword_marker, t.end_token)
-        .weights.at(0);
-  };
-  QStringList labels;
-  if (words && !step.attention.empty()) {
-    const WordView merged =
-        word_view(t.source.tokens, {step.token}, {step.attention}, t.subword_marker, t.end_token);
-    for (const auto& word : merged.source_words) labels << QString::fromStdString(word);
-  } else {
-    for (size_t i = 0; i < t.source.tokens.size(); ++i)
-      labels << StepPanel::pieceText(QString::fromStdString(t.source.tokens[i]), marker, false,
-                                     i == 0);
-  }
+  Step step = inShownHead(session.steps[row]);
+  const bool words = barsInWords(t);
+  const QStringList labels = barLabels(t, step, words);
   const std::vector<float> own = step.attention;
-  step.attention = inLabels(step.attention);
+  step.attention = inBars(t, step, own, words);
   const std::vector<float> ownInLabels = step.attention;
   bool edited = false;
   if (const auto edit = explanation_->edits().find(row); edit != explanation_->edits().end()) {
     try {
       // The bars, and the entropy, of the row the what-if read at this step.
-      step.attention = inLabels(edit->second.apply(own));
+      step.attention = inBars(t, step, edit->second.apply(own), words);
       edited = true;
     } catch (const std::invalid_argument&) {
       // An edit that does not fit the row: the what-if line gives the engine's reason.
     }
   }
   step.entropy = attention_entropy(step.attention);
-  stepPanel_->showStep(&step, row, labels, marker, words);
+  stepPanel_->showStep(&step, row, labels, QString::fromStdString(t.subword_marker), words);
   if (edited) {
     stepPanel_->bars()->setOriginalRow(ownInLabels);
     stepPanel_->setAttentionEdited(true);
   }
   showStepAttribution(row, labels, words);
+}
+
+Step TranslationView::inShownHead(Step step) const {
+  // The bars show what the heatmap shows: its layer and head.
+  const AttentionView view = viewControls_->view();
+  if (view.choice.layer >= 0 && !step.heads.empty()) {
+    step.attention = step.heads.row(view.choice.layer, view.choice.head);
+    step.entropy = attention_entropy(step.attention);
+  }
+  return step;
+}
+
+bool TranslationView::barsInWords(const Translation& t) const {
+  return viewControls_->view().words && !t.subword_marker.empty();
+}
+
+QStringList TranslationView::barLabels(const Translation& t, const Step& step, bool words) const {
+  QStringList labels;
+  if (words && !step.attention.empty()) {
+    const WordView merged =
+        word_view(t.source.tokens, {step.token}, {step.attention}, t.subword_marker, t.end_token);
+    for (const auto& word : merged.source_words) labels << QString::fromStdString(word);
+  } else {
+    const QString marker = QString::fromStdString(t.subword_marker);
+    for (size_t i = 0; i < t.source.tokens.size(); ++i)
+      labels << StepPanel::pieceText(QString::fromStdString(t.source.tokens[i]), marker, false,
+                                     i == 0);
+  }
+  return labels;
+}
+
+std::vector<float> TranslationView::inBars(const Translation& t, const Step& step,
+                                           const std::vector<float>& row, bool words) const {
+  // A source word's pieces summed, as in the heatmap's columns.
+  if (!words || row.empty()) return row;
+  return word_view(t.source.tokens, {step.token}, {row}, t.subword_marker, t.end_token)
+      .weights.at(0);
 }
 
 void TranslationView::showStepAttribution(int row, const QStringList& labels, bool words) {
@@ -657,6 +693,7 @@ void TranslationView::showHypothesis(int index) {
   const Translation& t = beamHypotheses_[index];
   sessionShown_ = false;
   fileShown_ = false;
+  beamNodeShown_ = false;
   shownValues_->setEnabled(true);
   explanation_->resetEdits();
   forcedSteps_.clear();
@@ -672,10 +709,44 @@ void TranslationView::showHypothesis(int index) {
   Q_EMIT updated();
 }
 
+void TranslationView::showBeamNode(const Translation& t, const Step* step, const QString& caption) {
+  sessionShown_ = false;
+  fileShown_ = false;
+  beamNodeShown_ = true;
+  stepPanel_->setBeamNodeCandidates(true);
+  shownValues_->setEnabled(true);
+  explanation_->resetEdits();
+  forcedSteps_.clear();
+  heatmap_->setReservedRows(0);
+  attributionPlot_->setReservedRows(0);
+  drawTranslation(t, beamView_->modelKey());
+  output_->setText(tr("%1 <span style='color:gray'>(%2)</span>")
+                       .arg(translationHtml(t), caption.toHtmlEscaped()));
+  const int row = static_cast<int>(t.tokens.size()) - 1;
+  heatmap_->setCurrentRow(heatmap_->matrix().rowOf(row));
+  stepPanel_->bars()->setEditable(false, whyNotEditable());
+  stepPanel_->bars()->setOriginalRow({});
+  stepPanel_->setAttentionEdited(false);
+  if (step == nullptr || row < 0) {
+    stepPanel_->showStep(nullptr, 0, {});
+  } else {
+    Step shown = inShownHead(*step);
+    const bool words = barsInWords(t);
+    const QStringList labels = barLabels(t, shown, words);
+    shown.attention = inBars(t, shown, shown.attention, words);
+    shown.entropy = attention_entropy(shown.attention);
+    stepPanel_->showStep(&shown, row, labels, QString::fromStdString(t.subword_marker), words);
+  }
+  stepPanel_->showAttribution({}, {}, {}, false, {});
+  Q_EMIT updated();
+}
+
 void TranslationView::showAttentionFile(const AttentionFile& file, const QString& path,
                                         size_t line) {
   sessionShown_ = false;
   fileShown_ = true;
+  beamNodeShown_ = false;
+  beamView_->clear();
   explanation_->resetEdits();
   beamHypotheses_.clear();
   beamList_->clear();
@@ -709,9 +780,11 @@ void TranslationView::showAttentionFile(const AttentionFile& file, const QString
 QString TranslationView::emptyHeatmapText() { return tr("Type a sentence and press Enter"); }
 
 void TranslationView::clear() {
+  beamView_->clear();
   forcedSteps_.clear();
   sessionShown_ = false;
   fileShown_ = false;
+  beamNodeShown_ = false;
   beamHypotheses_.clear();
   beamList_->clear();
   beamList_->setVisible(false);
@@ -729,18 +802,28 @@ void TranslationView::clear() {
   Q_EMIT updated();
 }
 
+bool TranslationView::exportsBeamTree() const {
+  const QWidget* focus = QApplication::focusWidget();
+  return beamView_->isVisible() && focus != nullptr && beamView_->isAncestorOf(focus);
+}
+
 QSize TranslationView::exportSize() const {
+  if (exportsBeamTree()) return beamView_->exportSize();
   if (!attributionPlot_->isVisible()) return heatmap_->size();
   return {heatmap_->width() + attributionPlot_->width(),
           std::max(heatmap_->height(), attributionPlot_->height())};
 }
 
 QString TranslationView::nothingToExport() const {
+  if (exportsBeamTree())
+    return beamView_->plot()->isEmpty() ? tr("Nothing to export yet: the beam search is running.")
+                                        : QString();
   return heatmap_->matrix().isEmpty() ? tr("Nothing to export yet: translate a sentence first.")
                                       : QString();
 }
 
 QString TranslationView::exportName() const {
+  if (exportsBeamTree()) return QStringLiteral("beam-tree");
   const auto method = shownValues_->method();
   QString name = QStringLiteral("attention");
   if (method && shownValues_->isEnabled()) {
@@ -752,6 +835,7 @@ QString TranslationView::exportName() const {
 }
 
 void TranslationView::exportTo(const QString& path, const ExportOptions& options) const {
+  if (exportsBeamTree()) return beamView_->exportTo(path, options);
   if (!shownValues_->sideBySide()) return exportHeatmaps({heatmap_}, path, options);
   ExportOptions both = options;
   both.columns = 2;  // attention | attribution, as on screen

@@ -24,6 +24,7 @@ class QSplitter;
 namespace attnscope::ui {
 
 class AttentionViewControls;
+class BeamView;
 class DecodingController;
 class ExplanationController;
 class HeatmapPlot;
@@ -43,6 +44,9 @@ class TranslationView : public QWidget, public ExportTarget {
   void showSnapshot();
   /// Shows a final beam, best first, and the first hypothesis's heatmap.
   void showBeam(const QList<Translation>& hypotheses, const QString& modelKey);
+  /// Shows a beam node's hypothesis (the Beam view's choice): its rows, `step` (its last; null:
+  /// none) in the step panel, `caption` after its text.
+  void showBeamNode(const Translation& t, const Step* step, const QString& caption);
   /// Shows a file's one matrix (no model: nothing to step through); `path` names it.
   void showAttentionFile(const AttentionFile& file, const QString& path, size_t line);
   /// Nothing to show (an empty sentence).
@@ -62,7 +66,8 @@ class TranslationView : public QWidget, public ExportTarget {
   /// "attention", the method ("ig"), or both side by side ("attention-ig"); "-edited" while
   /// attention edits are marked.
   QString exportName() const override;
-  /// The heatmap; side by side, the attention and the attribution in one picture.
+  /// The heatmap; side by side, the attention and the attribution in one picture; the beam tree
+  /// while it has the focus.
   void exportTo(const QString& path, const ExportOptions& options) const override;
 
   HeatmapPlot* heatmap() const { return heatmap_; }
@@ -83,6 +88,8 @@ class TranslationView : public QWidget, public ExportTarget {
   ShownValuesBox* shownValues() const { return shownValues_; }
   ExplanationController* explanation() const { return explanation_; }
   QSplitter* splitter() const { return splitter_; }
+  /// The beam search as a tree, under the heatmap while the beam is above 1.
+  BeamView* beamView() const { return beamView_; }
 
  Q_SIGNALS:
   /// The heatmap shows a new result (after a step, a forced token, a beam, another view, an
@@ -104,6 +111,13 @@ class TranslationView : public QWidget, public ExportTarget {
   void markRows();
   void showSelectedStep();
   void showStepAttribution(int row, const QStringList& labels, bool words);
+  // The step panel's view of a step of `t`: the heatmap's layer and head, its words or pieces.
+  Step inShownHead(Step step) const;
+  bool barsInWords(const Translation& t) const;
+  QStringList barLabels(const Translation& t, const Step& step, bool words) const;
+  // `row` (over the source tokens) as the bars show it: pieces summed into words in words.
+  std::vector<float> inBars(const Translation& t, const Step& step, const std::vector<float>& row,
+                            bool words) const;
   void showHypothesis(int index);
   void showWhatIf();
   static QString emptyHeatmapText();
@@ -114,6 +128,8 @@ class TranslationView : public QWidget, public ExportTarget {
   // Bars over the step panel's labels (words or pieces) → a row over the source tokens.
   std::vector<float> toSourceTokens(const std::vector<float>& bars) const;
   std::vector<int> sourcePositionsOf(int bar) const;
+  // File > Export takes the beam tree while the focus is in it.
+  bool exportsBeamTree() const;
   void editShownStep(AttentionBars::Edit edit, int bar);
   void setShownEdit(const AttentionEdit& edit);
 
@@ -135,14 +151,17 @@ class TranslationView : public QWidget, public ExportTarget {
   StepPanel* stepPanel_ = nullptr;
   QListWidget* beamList_ = nullptr;
   QSplitter* splitter_ = nullptr;
+  BeamView* beamView_ = nullptr;
 
   QList<Translation> beamHypotheses_;
   QString beamKey_;
   Translation shown_;          // what the heatmap draws, redrawn when the view controls change
   QString shownKey_;           // the model that made shown_
   bool sessionShown_ = false;  // shown_ is the session's (not a beam's or a file's)
-  bool fileShown_ = false;     // shown_ is empty: the heatmap holds an attention file's matrix
-  QVector<int> forcedSteps_;   // the steps of shown_ the user forced (heatmap rows marked)
+  bool fileShown_ = false;
+  bool beamNodeShown_ = false;  // shown_ is a beam tree node's hypothesis (BeamView decides)     //
+                                // shown_ is empty: the heatmap holds an attention file's matrix
+  QVector<int> forcedSteps_;    // the steps of shown_ the user forced (heatmap rows marked)
   QCPColorGradient gradient_;
   bool showValues_ = false;
 };

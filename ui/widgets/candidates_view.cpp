@@ -29,7 +29,7 @@ class ProbabilityBarDelegate : public QStyledItemDelegate {
 
 CandidatesView::CandidatesView(QWidget* parent) : QListWidget(parent) {
   setItemDelegate(new ProbabilityBarDelegate(this));
-  setToolTip(tr("Click a candidate (or Enter) to force it and decode on from there"));
+  setChoice(Choice::kForce);
   setUniformItemSizes(true);
   connect(this, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
     Q_EMIT candidateChosen(item->data(Qt::UserRole).toString());
@@ -51,6 +51,12 @@ void CandidatesView::setCandidates(const std::vector<Candidate>& candidates, con
     item->setData(Qt::UserRole, token);
     item->setData(kProbabilityRole, static_cast<double>(c.probability));
   }
+}
+
+void CandidatesView::setChoice(Choice choice) {
+  setToolTip(choice == Choice::kForce
+                 ? tr("Click a candidate (or Enter) to force it and decode on from there")
+                 : tr("Click a candidate (or Enter) to show its node in the beam tree"));
 }
 
 void CandidatesView::keyPressEvent(QKeyEvent* event) {

@@ -15,6 +15,10 @@ class CandidatesView : public QListWidget {
   /// write each (a subword model's piece without its raw marker); empty: the tokens as they are.
   void setCandidates(const std::vector<Candidate>& candidates, const QString& chosen,
                      const QStringList& labels = {});
+  /// What choosing a candidate does, as its tool tip says: force it and decode on (greedy
+  /// decoding), or show its node (a beam tree's node, whose candidates are its siblings).
+  enum class Choice { kForce, kShowNode };
+  void setChoice(Choice choice);
 
  Q_SIGNALS:
   void candidateChosen(const QString& token);

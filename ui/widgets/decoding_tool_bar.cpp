@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QIcon>
 #include <QKeyEvent>
@@ -11,6 +12,7 @@
 #include <QSpinBox>
 #include <QStyle>
 #include <algorithm>
+#include <cmath>
 
 #include "core/app_settings.h"
 #include "plots/colormaps.h"
@@ -35,6 +37,29 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
   beam_->setValue(5);
   beam_->setPrefix(tr("beam "));
   beam_->setEnabled(false);
+  // GNMT's penalties (Wu et al. 2016), for the beam only: greedy search ranks nothing.
+  alpha_ = new QDoubleSpinBox(this);
+  alpha_->setObjectName(QStringLiteral("lengthPenaltyBox"));
+  alpha_->setRange(-0.1, 3.0);  // the minimum stands for "off"
+  alpha_->setSingleStep(0.1);
+  alpha_->setDecimals(1);
+  alpha_->setValue(alpha_->minimum());
+  alpha_->setPrefix(tr("α "));
+  alpha_->setSpecialValueText(tr("α off"));
+  alpha_->setToolTip(
+      tr("Length penalty α: a beam hypothesis scores log P / ((5 + length) / 6)^α (0: log P "
+         "itself); off: log P / length"));
+  alpha_->setEnabled(false);
+  beta_ = new QDoubleSpinBox(this);
+  beta_->setObjectName(QStringLiteral("coveragePenaltyBox"));
+  beta_->setRange(0.0, 3.0);
+  beta_->setSingleStep(0.1);
+  beta_->setDecimals(1);
+  beta_->setPrefix(tr("β "));
+  beta_->setToolTip(
+      tr("Coverage penalty β: adds β · Σ log min(1, attention a source word received), so "
+         "hypotheses that skip source words rank lower (0: none)"));
+  beta_->setEnabled(false);
   speed_ = new QSlider(Qt::Horizontal, this);
   speed_->setRange(1, 20);  // steps per second
   speed_->setValue(4);
@@ -53,6 +78,8 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
   addSeparator();
   addWidget(search_);
   addWidget(beam_);
+  addWidget(alpha_);
+  addWidget(beta_);
   addSeparator();
   auto addStepAction = [this](const QString& text, const QString& tip, const QKeySequence& key,
                               const char* icon, QStyle::StandardPixmap fallback, auto signal,
@@ -90,7 +117,7 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
   addWidget(values_);
 
   // Tab in the order the toolbar reads, not the order its widgets were made.
-  QWidget* previous = beam_;
+  QWidget* previous = beta_;
   for (QAction* action : actions())
     if (QWidget* button = widgetForAction(action);
         button != nullptr && button->focusPolicy() == Qt::TabFocus) {
@@ -100,10 +127,15 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
   setTabOrder(previous, speed_);
 
   connect(search_, &QComboBox::currentIndexChanged, this, [this](int index) {
-    beam_->setEnabled(static_cast<Search>(index) == Search::Beam);
+    const bool beam = static_cast<Search>(index) == Search::Beam;
+    for (QWidget* box : {static_cast<QWidget*>(beam_), static_cast<QWidget*>(alpha_),
+                         static_cast<QWidget*>(beta_)})
+      box->setEnabled(beam);
     Q_EMIT searchChanged();
   });
   connect(beam_, &QSpinBox::valueChanged, this, &DecodingToolBar::searchChanged);
+  connect(alpha_, &QDoubleSpinBox::valueChanged, this, &DecodingToolBar::searchChanged);
+  connect(beta_, &QDoubleSpinBox::valueChanged, this, &DecodingToolBar::searchChanged);
   connect(speed_, &QSlider::valueChanged, this,
           [this] { Q_EMIT playIntervalChanged(playInterval()); });
 }
@@ -111,6 +143,12 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
 int DecodingToolBar::beamSize() const {
   return static_cast<Search>(search_->currentIndex()) == Search::Beam ? beam_->value() : 1;
 }
+
+float DecodingToolBar::lengthPenalty() const {
+  return alpha_->value() <= alpha_->minimum() ? -1.0f : static_cast<float>(alpha_->value());
+}
+
+float DecodingToolBar::coveragePenalty() const { return static_cast<float>(beta_->value()); }
 
 void DecodingToolBar::setModelToolTip(const QString& key, const QString& tip) {
   models_->setItemData(models_->findText(key), tip, Qt::ToolTipRole);
@@ -124,6 +162,10 @@ void DecodingToolBar::restoreChoices() {
   if (beam >= beam_->minimum() && beam <= beam_->maximum()) beam_->setValue(beam);
   search_->setCurrentIndex(
       static_cast<int>(beam > 1 && beam <= beam_->maximum() ? Search::Beam : Search::Greedy));
+  // Out of range (an edited file): clamped by the boxes; negative alpha is "off".
+  alpha_->setValue(std::max(alpha_->minimum(), settings.lengthPenalty()));
+  const double beta = settings.coveragePenalty();
+  beta_->setValue(std::isfinite(beta) ? beta : 0.0);
   const int speed = settings.playSpeed();
   if (speed >= speed_->minimum() && speed <= speed_->maximum()) speed_->setValue(speed);
   colormaps_->setCurrentText(settings.colormap());
@@ -133,6 +175,8 @@ void DecodingToolBar::restoreChoices() {
 void DecodingToolBar::saveChoices() const {
   AppSettings settings;
   settings.setBeamSize(beamSize());
+  settings.setLengthPenalty(lengthPenalty());
+  settings.setCoveragePenalty(coveragePenalty());
   settings.setPlaySpeed(speed_->value());
   settings.setColormap(colormaps_->currentText());
   settings.setShowValues(values_->isChecked());
@@ -182,6 +226,8 @@ QString DecodingToolBar::keysHelp() {
       "<tr><td><b>←</b></td><td>one step back (Back)</td></tr>"
       "<tr><td><b>Space</b></td><td>play or pause (Play)</td></tr>"
       "<tr><td><b>Home</b></td><td>back to the start, forced tokens dropped (Reset)</td></tr>"
+      "<tr><td><b>End</b></td><td>with a beam tree shown: every step of its search (→ ← Home "
+      "step through it as through greedy decoding)</td></tr>"
       "<tr><td><b>Enter</b></td><td>in the input line: translate; on a candidate in the step "
       "panel: force it and decode on from there</td></tr>"
       "<tr><td><b>Tab</b></td><td>next control: the candidates (↑ ↓ choose one), the "

@@ -7,6 +7,7 @@
 class QAction;
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QSlider;
 class QSpinBox;
 
@@ -22,6 +23,10 @@ class DecodingToolBar : public QToolBar {
   QCheckBox* valuesBox() const { return values_; }
   /// 1 for greedy search, else the beam's size.
   int beamSize() const;
+  /// The beam's GNMT length penalty alpha; negative ("α off"): scores divided by the length.
+  float lengthPenalty() const;
+  /// The beam's GNMT coverage penalty beta (0: none).
+  float coveragePenalty() const;
   /// Milliseconds between two steps while playing.
   int playInterval() const;
   /// Hovering model `key`'s entry in the model box shows `tip`.
@@ -30,13 +35,13 @@ class DecodingToolBar : public QToolBar {
   void setPlaying(bool playing);
   /// The decoding keys, for Help > Keys (HTML).
   static QString keysHelp();
-  /// The choices of the last run: search and beam size, play speed, colour map, Numbers (a
-  /// value out of range, from an edited settings file, falls back to the default).
+  /// The choices of the last run: search, beam size and penalties, play speed, colour map, Numbers
+  /// (a value out of range, from an edited settings file, falls back to the default).
   void restoreChoices();
   void saveChoices() const;
 
  Q_SIGNALS:
-  /// Greedy or beam, or the beam's size, changed.
+  /// Greedy or beam, or the beam's size or penalties, changed.
   void searchChanged();
   void resetRequested();
   void stepBackRequested();
@@ -55,6 +60,8 @@ class DecodingToolBar : public QToolBar {
   QComboBox* models_ = nullptr;
   QComboBox* search_ = nullptr;
   QSpinBox* beam_ = nullptr;
+  QDoubleSpinBox* alpha_ = nullptr;
+  QDoubleSpinBox* beta_ = nullptr;
   QSlider* speed_ = nullptr;
   QComboBox* colormaps_ = nullptr;
   QCheckBox* values_ = nullptr;

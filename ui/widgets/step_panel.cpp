@@ -30,7 +30,9 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(heading_);
-  layout->addWidget(new QLabel(tr("Next-token candidates (click or Enter to force):"), this));
+  candidatesLabel_ = new QLabel(this);
+  setBeamNodeCandidates(false);
+  layout->addWidget(candidatesLabel_);
   layout->addWidget(candidates_, 1);
   layout->addWidget(attentionLabel_);
   layout->addWidget(bars_, 1);
@@ -41,6 +43,12 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   setAttentionEdited(false);
   showAttribution({}, {}, {}, false, {});
   showStep(nullptr, 0, {});
+}
+
+void StepPanel::setBeamNodeCandidates(bool beam) {
+  candidatesLabel_->setText(beam ? tr("Next-token candidates (click or Enter to show its node):")
+                                 : tr("Next-token candidates (click or Enter to force):"));
+  candidates_->setChoice(beam ? CandidatesView::Choice::kShowNode : CandidatesView::Choice::kForce);
 }
 
 void StepPanel::setAttentionEdited(bool edited) {

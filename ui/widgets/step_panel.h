@@ -34,6 +34,9 @@ class StepPanel : public QWidget {
                        const QString& note = {}, const QString& detail = {});
   /// The attention bars show an edited row (the model's own outlined): the label says so.
   void setAttentionEdited(bool edited);
+  /// The candidates are a beam tree node's siblings (true): choosing one shows its node rather
+  /// than forcing it, and the label and tool tip say so.
+  void setBeamNodeCandidates(bool beam);
   CandidatesView* candidates() const { return candidates_; }
   AttentionBars* bars() const { return bars_; }
   AttentionBars* attributionBars() const { return attributionBars_; }
@@ -45,6 +48,7 @@ class StepPanel : public QWidget {
  private:
   QLabel* heading_ = nullptr;
   CandidatesView* candidates_ = nullptr;
+  QLabel* candidatesLabel_ = nullptr;
   AttentionBars* bars_ = nullptr;
   QLabel* attentionLabel_ = nullptr;
   QLabel* attributionLabel_ = nullptr;

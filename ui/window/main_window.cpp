@@ -35,6 +35,7 @@
 #include "tabs/translation_view.h"
 #include "widgets/attention_file_dialog.h"
 #include "widgets/attention_view_controls.h"
+#include "widgets/beam_view.h"
 #include "widgets/decoding_tool_bar.h"
 #include "widgets/discard_question.h"
 #include "widgets/examples_menu.h"
@@ -236,10 +237,22 @@ void MainWindow::wire() {
     retranslate();  // switching re-translates at once
   });
   connect(toolBar_, &DecodingToolBar::searchChanged, this, &MainWindow::retranslate);
-  connect(toolBar_, &DecodingToolBar::resetRequested, controller_, &DecodingController::reset);
-  connect(toolBar_, &DecodingToolBar::stepBackRequested, controller_,
-          &DecodingController::stepBack);
+  // With a beam tree shown, the step keys step through its search instead of greedy decoding.
+  BeamView* beam = translation_->beamView();
+  connect(toolBar_, &DecodingToolBar::resetRequested, this, [this, beam] {
+    if (beam->isActive())
+      beam->showFirstStep();
+    else
+      controller_->reset();
+  });
+  connect(toolBar_, &DecodingToolBar::stepBackRequested, this, [this, beam] {
+    if (beam->isActive())
+      beam->stepBack();
+    else
+      controller_->stepBack();
+  });
   connect(toolBar_, &DecodingToolBar::playRequested, this, &MainWindow::togglePlay);
+  connect(beam, &BeamView::playingChanged, toolBar_, &DecodingToolBar::setPlaying);
   connect(toolBar_, &DecodingToolBar::stepForwardRequested, this, &MainWindow::stepForward);
   connect(toolBar_, &DecodingToolBar::playIntervalChanged, controller_,
           &DecodingController::setPlayInterval);
@@ -308,13 +321,19 @@ void MainWindow::translate() {
     translation_->clear();
     return;
   }
-  const int beam = toolBar_->beamSize();
-  if (beam > 1)
-    controller_->translateBeam(currentKey(), sentence, beam);
+  if (toolBar_->beamSize() > 1)
+    searchBeam(sentence, -1);
   else
     controller_->start(currentKey(), sentence);
   if (tabs_->currentWidget() == compare_) requestCompare();
   translation_->heatmap()->setFocus();  // so → ← Space Home step at once
+}
+
+void MainWindow::searchBeam(const QString& sentence, int steps) {
+  const BeamRequest request{currentKey(), sentence, toolBar_->beamSize(), toolBar_->lengthPenalty(),
+                            toolBar_->coveragePenalty()};
+  controller_->translateBeam(request);  // the final beam, listed beside the heatmap
+  translation_->beamView()->search(request, steps);
 }
 
 void MainWindow::retranslate() {
@@ -327,6 +346,19 @@ bool MainWindow::startsNewSession() const {
 }
 
 void MainWindow::stepForward() {
+  const QString sentence = source_->text();
+  if (toolBar_->beamSize() > 1 && !sentence.trimmed().isEmpty() && !currentKey().isEmpty()) {
+    // The beam's search step by step; a sentence not searched yet from its first step.
+    BeamView* beam = translation_->beamView();
+    if (beam->isSearchOf(currentKey(), sentence)) {
+      beam->stepForward();
+    } else {
+      source_->addToHistory(sentence);
+      searchBeam(sentence, 1);
+      translation_->heatmap()->setFocus();
+    }
+    return;
+  }
   // A sentence typed but not translated yet (or a beam shown) starts stepping from its first step.
   if (startsNewSession())
     controller_->start(currentKey(), source_->text(), 1);
@@ -335,6 +367,18 @@ void MainWindow::stepForward() {
 }
 
 void MainWindow::togglePlay() {
+  const QString sentence = source_->text();
+  if (toolBar_->beamSize() > 1 && !sentence.trimmed().isEmpty() && !currentKey().isEmpty()) {
+    // Play reveals the beam's search step by step; a sentence not searched yet from its root.
+    BeamView* beam = translation_->beamView();
+    if (!beam->isSearchOf(currentKey(), sentence)) {
+      source_->addToHistory(sentence);
+      searchBeam(sentence, 0);
+      translation_->heatmap()->setFocus();
+    }
+    beam->togglePlay(toolBar_->playInterval());
+    return;
+  }
   if (startsNewSession()) controller_->start(currentKey(), source_->text(), 0);
   controller_->togglePlay();
 }

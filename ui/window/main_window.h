@@ -94,6 +94,8 @@ class MainWindow : public QMainWindow {
 
   QString currentKey() const;
   void translate();
+  /// The final beam and the recorded search of `sentence`, `steps` steps of it revealed (−1: all).
+  void searchBeam(const QString& sentence, int steps);
   /// Translates the input again, if there is a sentence (after a change of model or search).
   void retranslate();
   bool startsNewSession() const;

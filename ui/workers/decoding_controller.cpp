@@ -35,14 +35,12 @@ void DecodingController::start(const QString& key, const QString& sentence, int 
   pathGeneration_ = generation_;
 }
 
-void DecodingController::translateBeam(const QString& key, const QString& sentence, int beam) {
+void DecodingController::translateBeam(const BeamRequest& request) {
   clear();
   generation_ = worker_->nextGeneration();
   pathGeneration_ = generation_;
   busy_ = true;
-  post([w = worker_, g = generation_, key, sentence, beam] {
-    w->translateBeam(g, key, sentence, beam);
-  });
+  post([w = worker_, g = generation_, request] { w->translateBeam(g, request); });
 }
 
 void DecodingController::clear() {

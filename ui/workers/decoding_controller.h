@@ -20,7 +20,7 @@ class DecodingController : public QObject {
   /// A fresh session of `sentence` on model `key`, showing `steps` steps (kToEnd: all of them).
   void start(const QString& key, const QString& sentence, int steps = SessionRequest::kToEnd);
   /// The final beam instead of a session (beamReady); stepping needs a new start().
-  void translateBeam(const QString& key, const QString& sentence, int beam);
+  void translateBeam(const BeamRequest& request);
   /// No session at all (an empty sentence): stepping does nothing until the next start().
   void clear();
   /// Whether stepping goes on with the session of `sentence` on `key`.

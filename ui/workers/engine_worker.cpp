@@ -28,6 +28,9 @@ EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {
   qRegisterMetaType<attnscope::ui::ExplainSupport>();
   qRegisterMetaType<attnscope::ui::AttributionResult>();
   qRegisterMetaType<attnscope::ui::EditResult>();
+  qRegisterMetaType<attnscope::ui::BeamResult>();
+  qRegisterMetaType<attnscope::ui::BeamNodeResult>();
+  qRegisterMetaType<attnscope::ui::BeamContinuation>();
 }
 
 EngineWorker::~EngineWorker() = default;
@@ -169,18 +172,83 @@ void EngineWorker::showSession(quint64 generation, const SessionRequest& request
   if (!ok) Q_EMIT requestFailed(generation);
 }
 
-void EngineWorker::translateBeam(quint64 generation, const QString& key, const QString& sentence,
-                                 int beam) {
+TranslationOptions EngineWorker::searchOptions(const BeamRequest& request) const {
+  TranslationOptions options;
+  options.beam_size = request.beamSize;
+  options.gnmt_alpha = request.lengthPenalty;
+  options.coverage_penalty = request.coveragePenalty;
+  options.unknown_words = unknownWords_;
+  return options;
+}
+
+void EngineWorker::translateBeam(quint64 generation, const BeamRequest& request) {
   if (obsolete(generation)) return;
   const bool ok = guarded([&] {
-    TranslationOptions options;
-    options.beam_size = beam;
-    options.unknown_words = unknownWords_;
-    const auto nbest = translator(key).translate_nbest(sentence.toStdString(), options);
+    const auto nbest = translator(request.modelKey)
+                           .translate_nbest(request.sentence.toStdString(), searchOptions(request));
     if (!obsolete(generation))
       Q_EMIT beamReady(generation, QList<Translation>(nbest.begin(), nbest.end()));
   });
   if (!ok) Q_EMIT requestFailed(generation);
+}
+
+void EngineWorker::searchBeam(quint64 generation, const BeamRequest& request) {
+  constexpr Channel kChannel = Channel::BeamTree;
+  if (obsolete(generation, kChannel)) return;
+  BeamResult result;
+  result.request = request;
+  set_thread_count(kDecodingThreads);
+  try {
+    result.best = translator(request.modelKey)
+                      .translate_with_tree(request.sentence.toStdString(), searchOptions(request),
+                                           result.tree);
+  } catch (const std::exception& e) {
+    // Said in the beam view, not as a dialog: the final beam's own request reports it already.
+    result.error = QString::fromStdString(e.what());
+  }
+  if (!obsolete(generation, kChannel)) Q_EMIT beamSearched(generation, result);
+}
+
+void EngineWorker::decodeBeamNode(quint64 generation, const BeamRequest& request, int node,
+                                  const std::vector<int>& path) {
+  constexpr Channel kChannel = Channel::BeamNode;
+  if (obsolete(generation, kChannel)) return;
+  BeamNodeResult result;
+  result.node = node;
+  set_thread_count(kDecodingThreads);
+  try {
+    // Greedy decoding forced along the path and stopped where it ends: the node's hypothesis
+    // with the model's probabilities and attention at each of its steps, nothing after.
+    TranslationOptions options = searchOptions(request);
+    options.beam_size = 1;
+    options.prefix = path;
+    options.max_length_ratio = 0.0f;
+    options.max_length_extra = static_cast<int>(path.size());
+    if (!path.empty())
+      result.translation =
+          translator(request.modelKey).translate(request.sentence.toStdString(), options);
+  } catch (const std::exception& e) {
+    result.error = QString::fromStdString(e.what());
+  }
+  if (!obsolete(generation, kChannel)) Q_EMIT beamNodeDecoded(generation, result);
+}
+
+void EngineWorker::continueBeam(quint64 generation, const BeamRequest& request, int node,
+                                const std::vector<int>& path) {
+  constexpr Channel kChannel = Channel::BeamContinuation;
+  if (obsolete(generation, kChannel)) return;
+  BeamContinuation result;
+  result.node = node;
+  set_thread_count(kDecodingThreads);
+  try {
+    TranslationOptions options = searchOptions(request);
+    options.prefix = path;
+    result.best = translator(request.modelKey)
+                      .translate_with_tree(request.sentence.toStdString(), options, result.tree);
+  } catch (const std::exception& e) {
+    result.error = QString::fromStdString(e.what());
+  }
+  if (!obsolete(generation, kChannel)) Q_EMIT beamContinued(generation, result);
 }
 
 void EngineWorker::compare(quint64 generation, const QStringList& keys, const QString& sentence,

@@ -25,9 +25,17 @@ class EngineWorker : public QObject {
   explicit EngineWorker(QObject* parent = nullptr);
   ~EngineWorker() override;
 
-  // The main view, the compare grid, the main view's attributions and its attention edits have
-  // independent request streams.
-  enum class Channel { Main = 0, Compare = 1, Attribution = 2, Edit = 3 };
+  // The main view, the compare grid, the main view's attributions, its attention edits, and its
+  // beam tree (the search, a node's hypothesis, continuations) have independent request streams.
+  enum class Channel {
+    Main = 0,
+    Compare = 1,
+    Attribution = 2,
+    Edit = 3,
+    BeamTree = 4,
+    BeamNode = 5,
+    BeamContinuation = 6
+  };
 
   // Called from the GUI thread: a newer request makes queued older ones of its channel obsolete,
   // and cancel() stops the running one at its next check.
@@ -44,7 +52,17 @@ class EngineWorker : public QObject {
   /// Whether later results copy unknown words from the source (the default) or keep "<unk>".
   void setUnknownWords(attnscope::UnknownWords unknownWords) { unknownWords_ = unknownWords; }
   void showSession(quint64 generation, const SessionRequest& request);
-  void translateBeam(quint64 generation, const QString& key, const QString& sentence, int beam);
+  /// The final beam of `request`, best first (beamReady).
+  void translateBeam(quint64 generation, const BeamRequest& request);
+  /// `request`'s search recorded as a tree (beamSearched; its error says why there is none).
+  void searchBeam(quint64 generation, const BeamRequest& request);
+  /// The hypothesis of a tree node whose path (BeamTree::path) is `path`, decoded forced
+  /// (beamNodeDecoded).
+  void decodeBeamNode(quint64 generation, const BeamRequest& request, int node,
+                      const std::vector<int>& path);
+  /// `request`'s search resumed from a node whose path is `path` (beamContinued).
+  void continueBeam(quint64 generation, const BeamRequest& request, int node,
+                    const std::vector<int>& path);
   /// Every model of `keys` on `sentence`; subword models in words (pieces merged) or pieces.
   /// With `edits` (own translations only), each model's what-if instead of its own decoding.
   void compare(quint64 generation, const QStringList& keys, const QString& sentence,
@@ -63,6 +81,9 @@ class EngineWorker : public QObject {
   void modelLoaded(const QString& key, const attnscope::ModelInfo& info);
   void sessionChanged(quint64 generation, const attnscope::ui::SessionSnapshot& snapshot);
   void beamReady(quint64 generation, const QList<attnscope::Translation>& hypotheses);
+  void beamSearched(quint64 generation, const attnscope::ui::BeamResult& result);
+  void beamNodeDecoded(quint64 generation, const attnscope::ui::BeamNodeResult& result);
+  void beamContinued(quint64 generation, const attnscope::ui::BeamContinuation& continuation);
   void compareReady(quint64 generation, const attnscope::ui::CompareResult& result);
   void compareProgress(quint64 generation, int done, int total);
   void attributionReady(quint64 generation, const attnscope::ui::AttributionResult& result);
@@ -100,7 +121,10 @@ class EngineWorker : public QObject {
   QString sessionKey_;
   QMap<int, QString> sessionForced_;  // the forced steps session_ holds now
   int sessionLength_ = -1;            // steps to the end of the path sessionForced_ leads on
-  std::atomic<quint64> latest_[4] = {0, 0, 0, 0};
+  // The options of `request`'s search, unknown words as the view asks.
+  TranslationOptions searchOptions(const BeamRequest& request) const;
+
+  std::atomic<quint64> latest_[7] = {0, 0, 0, 0, 0, 0, 0};
   UnknownWords unknownWords_ = UnknownWords::kCopy;
 };
 
