@@ -299,7 +299,7 @@ void BeamViewTest::playRevealsTheSearchToItsEnd() {
   QCOMPARE(plot()->visibleSteps(), last);
   const BeamTree& tree = plot()->tree();
   QCOMPARE(window_->heatmap()->matrix().targetTokens, pathTokens(tree, tree.best.back()));
-  QCOMPARE(playing.count(), 4);  // on, off, on, off
+  QCOMPARE(playing.count(), 4);                             // on, off, on, off
   QVERIFY(!window_->controller()->snapshot().has_value());  // no greedy session started
 }
 
