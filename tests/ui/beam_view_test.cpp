@@ -161,8 +161,18 @@ void BeamViewTest::aBeamShowsTheTreeWhoseBestPathIsTheTranslation() {
   QVERIFY(beam()->summaryLabel()->text().contains(QStringLiteral("Beam %1").arg(kBeam)));
   QVERIFY(beam()->summaryLabel()->text().contains(
       QString::number(expected.nodes[expected.best.back()].final_score, 'f', 3)));
-  // The final beam is listed beside the heatmap as before.
+  // The final beam is listed beside the heatmap as before; choosing one of its hypotheses
+  // selects its finished node in the tree, whose step the step panel shows.
   QCOMPARE(window_->beamList()->count(), kBeam);
+  window_->beamList()->setCurrentRow(1);
+  const int chosen = plot()->selectedNode();
+  QVERIFY(chosen > 0);
+  QCOMPARE(shown.nodes[static_cast<size_t>(chosen)].state, BeamNode::State::kFinished);
+  QVERIFY(chosen != shown.best.back());
+  QCOMPARE(window_->heatmap()->matrix().targetTokens, pathTokens(shown, chosen));
+  QCOMPARE(window_->stepPanel()->candidates()->count() > 0, true);
+  window_->beamList()->setCurrentRow(0);
+  QCOMPARE(plot()->selectedNode(), shown.best.back());
   // The tree is taller than its view, scrolled so the best leaf shows, and follows ← to its
   // parent.
   const QScrollArea* scroll = beam()->findChild<QScrollArea*>(QStringLiteral("beamTreeScroll"));
@@ -208,7 +218,25 @@ void BeamViewTest::clickingANodeShowsItsHypothesis() {
     candidates << list->item(i)->data(Qt::UserRole).toString();
   QCOMPARE(candidates.size(), siblings.size());
   for (const QString& token : siblings) QVERIFY2(candidates.contains(token), qPrintable(token));
-  // Clicking a candidate goes to its node: the sibling with that token.
+  // A row clicked in the heatmap: that step of the node's path in the step panel (its
+  // candidates the root's children for the first), the heatmap kept whole.
+  Q_EMIT window_->heatmap()->rowClicked(0);
+  QCOMPARE(window_->heatmap()->currentRow(), 0);
+  QCOMPARE(window_->heatmap()->matrix().rows(), n.step);
+  QStringList firstSiblings, firstCandidates;
+  for (const BeamNode& other : tree.nodes)
+    if (other.parent == 0) firstSiblings << QString::fromStdString(other.token);
+  for (int i = 0; i < list->count(); ++i)
+    firstCandidates << list->item(i)->data(Qt::UserRole).toString();
+  firstSiblings.sort();
+  firstCandidates.sort();
+  QCOMPARE(firstCandidates, firstSiblings);
+  for (size_t i = 0; i < bars.size(); ++i)  // the bars are step 1's attention now
+    QVERIFY(qAbs(window_->stepPanel()->bars()->row()[i] - expected.attention.front()[i]) < 1e-6);
+  // Back to the node's own step, then a candidate clicked goes to its node: the sibling with
+  // that token.
+  Q_EMIT window_->heatmap()->rowClicked(n.step - 1);
+  QCOMPARE(window_->heatmap()->currentRow(), n.step - 1);
   QVERIFY(list->toolTip().contains("beam tree"));
   int sibling = -1;
   for (const BeamNode& other : tree.nodes)
@@ -249,6 +277,10 @@ void BeamViewTest::continuingFromAPrunedNodeGraftsWhereItLeads() {
   QCOMPARE(plot()->selectedNode(), grafted.back());
   QVERIFY(beam()->noteLabel()->text().contains(QStringLiteral("Continued from step")));
   QVERIFY(beam()->noteLabel()->text().contains(QString::fromStdString(led.text())));
+  // The title line counts the grafted nodes apart from the search's.
+  QVERIFY2(beam()->summaryLabel()->text().contains(QStringLiteral("%1 more from continued searches")
+                                                       .arg(plot()->tree().nodes.size() - before)),
+           qPrintable(beam()->summaryLabel()->text()));
 }
 
 void BeamViewTest::theStepKeysRevealTheSearchOneStepAtATime() {

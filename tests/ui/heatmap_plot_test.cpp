@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "plots/colormaps.h"
+#include "plots/tick_label_fit.h"
 
 using namespace attnscope::ui;
 
@@ -17,7 +18,43 @@ class HeatmapPlotTest : public QObject {
   void everyCellIsDrawnInItsColour();
   void aLongTitleIsElidedAndTheScaleKeepsItsWidth();
   void cellNumbersKeepEveryDigit();
+  void aVeryLongTokenLeavesTheCellsTheirRoom();
 };
+
+// A copied 100-letter word: its labels are cut in the middle (start and mark kept), so the cells
+// keep most of the plot; hovering the cell names the whole word.
+void HeatmapPlotTest::aVeryLongTokenLeavesTheCellsTheirRoom() {
+  const QString word = QStringLiteral("Supercalifragilistic").repeated(5);
+  AttentionMatrix m;
+  m.targetTokens = {"der", word, "."};
+  m.sourceTokens = {"the", word, "."};
+  m.copiedFrom = {-1, 1, -1};
+  m.copyNotes = {{}, QStringLiteral("copied from source word '%1'").arg(word), {}};
+  m.unknownSource = {false, true, false};
+  m.weights = {{0.8, 0.1, 0.1}, {0.1, 0.8, 0.1}, {0.1, 0.1, 0.8}};
+  HeatmapPlot plot;
+  plot.resize(640, 420);
+  plot.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&plot));
+  plot.setMatrix(m);
+  plot.replot();
+  for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
+    // The ticks keep the whole word; the label drawn is cut, its mark kept.
+    auto ticker = qSharedPointerCast<SparseTickerText>(axis->ticker());
+    QVERIFY(ticker->ticks().value(1).startsWith(word));
+    const QString shown = axis->tickVectorLabels().value(1);
+    QVERIFY2(shown.size() <= 26 && shown.contains(QChar(0x2026)), qPrintable(shown));
+    QVERIFY2(
+        shown.endsWith(axis == plot.xAxis ? QStringLiteral("(?)") : QStringLiteral("(copied)")),
+        qPrintable(shown));
+  }
+  const QRect cells = plot.axisRect()->rect();
+  QVERIFY2(cells.width() > plot.width() / 2, qPrintable(QString::number(cells.width())));
+  QVERIFY2(cells.height() > plot.height() / 3, qPrintable(QString::number(cells.height())));
+  const QPointF cell(plot.xAxis->coordToPixel(1), plot.yAxis->coordToPixel(1));
+  QVERIFY2(plot.toolTipAt(cell.toPoint()).contains(word),
+           qPrintable(plot.toolTipAt(cell.toPoint())));
+}
 
 // Numbers in the cells drop only a leading zero: attributions reach 10 and more.
 void HeatmapPlotTest::cellNumbersKeepEveryDigit() {

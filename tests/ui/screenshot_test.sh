@@ -10,6 +10,9 @@ options="$*"
 XDG_CONFIG_HOME=$(mktemp -d)
 trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 export binary out sentence options XDG_CONFIG_HOME
+# A real window on the virtual display, whatever the caller's QtTest setting: offscreen, no
+# window would appear (and import with no window waits for a click).
+unset QT_QPA_PLATFORM
 # The share of the picture in viridis' lowest colour: the cells of a drawn heatmap, a few
 # hundredths of a percent (the colour scale alone) without one.
 # (A definition in a variable: xvfb-run's /bin/sh drops exported bash functions.)
@@ -24,6 +27,11 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   "$binary" $options "$sentence" &
   app=$!
   wid=$(timeout 20 xdotool search --sync --onlyvisible --name "^attnscope$" | head -n 1)
+  if [ -z "$wid" ]; then
+    echo "no attnscope window appeared within 20 s" >&2
+    kill $app
+    exit 1
+  fi
   # Until the model has loaded and the first translation is drawn (at most 20 s).
   for _ in $(seq 20); do
     sleep 1

@@ -22,7 +22,12 @@ double lineHeight(const QFont& base, double points) {
 QString SparseTickerText::getTickLabel(double tick, const QLocale& locale, QChar formatChar,
                                        int precision) {
   if (stride_ > 1 && qRound(tick) % stride_ != 0) return {};
-  return QCPAxisTickerText::getTickLabel(tick, locale, formatChar, precision);
+  const QString label = QCPAxisTickerText::getTickLabel(tick, locale, formatChar, precision);
+  // One very long token (a copied 100-letter word) would take the plot's whole width or height
+  // for its label: its middle is left out, its start and its mark ("(copied)", "(?)") kept.
+  constexpr qsizetype kHead = 16, kTail = 9;
+  if (label.size() <= kHead + 1 + kTail) return label;
+  return label.left(kHead) + QChar(0x2026) + label.right(kTail);
 }
 
 TickLabelFit::TickLabelFit(QCustomPlot* plot, const QList<QCPAxis*>& axes)

@@ -7,7 +7,8 @@
 namespace attnscope::ui {
 
 /// Text ticks of which only every n-th (0, n, 2n, …) shows its label; the others keep their
-/// tick mark and their text (`ticks()`), so hovering a cell or bar can still name it.
+/// tick mark and their text (`ticks()`), so hovering a cell or bar can still name it. A label
+/// longer than 26 characters shows its first 16 and last 9 (`ticks()` keeps it whole).
 class SparseTickerText : public QCPAxisTickerText {
  public:
   void setStride(int stride) { stride_ = std::max(1, stride); }

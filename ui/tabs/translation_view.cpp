@@ -209,6 +209,12 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   });
   for (HeatmapPlot* plot : {heatmap_, attributionPlot_})
     connect(plot, &HeatmapPlot::rowClicked, this, [this, plot](int row) {
+      if (beamNodeShown_) {  // a step of the beam node's path, as the tree has it
+        const int step = plot->matrix().lastStepOf(row);
+        const std::optional<Step> shown = beamView_->stepOfShownPath(step);
+        if (shown) showBeamStep(shown_, &*shown, step);
+        return;
+      }
       controller_->setSelectedRow(plot->matrix().lastStepOf(row));
       showSelectedStep();
     });
@@ -218,7 +224,7 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   connect(stepPanel_, &StepPanel::candidateChosen, this, [this](const QString& token) {
     // A beam node's candidates are its siblings in the tree: choosing one goes there.
     if (beamNodeShown_)
-      beamView_->selectSibling(token);
+      beamView_->selectSibling(heatmap_->matrix().lastStepOf(heatmap_->currentRow()), token);
     else
       controller_->force(controller_->shownRow(), token);
   });
@@ -691,6 +697,8 @@ void TranslationView::showBeam(const QList<Translation>& hypotheses, const QStri
 void TranslationView::showHypothesis(int index) {
   if (index < 0 || index >= beamHypotheses_.size()) return;
   const Translation& t = beamHypotheses_[index];
+  // Its finished node in the tree, when the tree is there: heatmap, step panel and tree agree.
+  if (beamView_->isActive() && beamView_->selectHypothesis(t)) return;
   sessionShown_ = false;
   fileShown_ = false;
   beamNodeShown_ = false;
@@ -722,23 +730,26 @@ void TranslationView::showBeamNode(const Translation& t, const Step* step, const
   drawTranslation(t, beamView_->modelKey());
   output_->setText(tr("%1 <span style='color:gray'>(%2)</span>")
                        .arg(translationHtml(t), caption.toHtmlEscaped()));
-  const int row = static_cast<int>(t.tokens.size()) - 1;
-  heatmap_->setCurrentRow(heatmap_->matrix().rowOf(row));
   stepPanel_->bars()->setEditable(false, whyNotEditable());
   stepPanel_->bars()->setOriginalRow({});
   stepPanel_->setAttentionEdited(false);
-  if (step == nullptr || row < 0) {
-    stepPanel_->showStep(nullptr, 0, {});
-  } else {
-    Step shown = inShownHead(*step);
-    const bool words = barsInWords(t);
-    const QStringList labels = barLabels(t, shown, words);
-    shown.attention = inBars(t, shown, shown.attention, words);
-    shown.entropy = attention_entropy(shown.attention);
-    stepPanel_->showStep(&shown, row, labels, QString::fromStdString(t.subword_marker), words);
-  }
+  showBeamStep(t, step, static_cast<int>(t.tokens.size()) - 1);
   stepPanel_->showAttribution({}, {}, {}, false, {});
   Q_EMIT updated();
+}
+
+void TranslationView::showBeamStep(const Translation& t, const Step* step, int row) {
+  heatmap_->setCurrentRow(heatmap_->matrix().rowOf(row));
+  if (step == nullptr || row < 0) {
+    stepPanel_->showStep(nullptr, 0, {});
+    return;
+  }
+  Step shown = inShownHead(*step);
+  const bool words = barsInWords(t);
+  const QStringList labels = barLabels(t, shown, words);
+  shown.attention = inBars(t, shown, shown.attention, words);
+  shown.entropy = attention_entropy(shown.attention);
+  stepPanel_->showStep(&shown, row, labels, QString::fromStdString(t.subword_marker), words);
 }
 
 void TranslationView::showAttentionFile(const AttentionFile& file, const QString& path,

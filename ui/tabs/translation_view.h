@@ -119,6 +119,8 @@ class TranslationView : public QWidget, public ExportTarget {
   std::vector<float> inBars(const Translation& t, const Step& step, const std::vector<float>& row,
                             bool words) const;
   void showHypothesis(int index);
+  // Row `row` (a step, from 0) of beam hypothesis `t` in the heatmap and the step panel.
+  void showBeamStep(const Translation& t, const Step* step, int row);
   void showWhatIf();
   static QString emptyHeatmapText();
   // The attribution the shown session asks for, when Show names a method.

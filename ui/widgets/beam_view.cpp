@@ -140,7 +140,7 @@ void BeamView::showSearch() {
   summary_->setText(beamTreeSummary(result.tree));
   setNote(
       tr("Click a node to see its hypothesis; right-click a pruned one to continue the search "
-         "from it. → ← Home End step through the search."));
+         "from it. → ← Home End step through the search, Space plays it."));
   setVisibleSteps(pendingSteps_);
 }
 
@@ -174,6 +174,11 @@ void BeamView::graft(const BeamContinuation& continuation) {
   int leaf = plot_->addContinuation(continuation.node, continuation.tree);
   if (leaf < 0) leaf = continuation.node;  // it ended where it started (a pruned end token)
   hypotheses_.insert(leaf, continuation.best);
+  const BeamTree& searched = controller_->result()->tree;
+  const auto added = plot_->tree().nodes.size() - searched.nodes.size();
+  summary_->setText(tr("%1; %2 more from continued searches")
+                        .arg(beamTreeSummary(searched))
+                        .arg(QString::number(added)));
   selected_ = leaf;
   plot_->setSelectedNode(leaf);
   setNote(continuationSummary(from, continuation.best, bestFinalScore(continuation.tree),
@@ -202,10 +207,50 @@ void BeamView::showEveryStep() {
   if (!plot_->isEmpty()) setVisibleSteps(-1);
 }
 
-void BeamView::selectSibling(const QString& token) {
+bool BeamView::selectHypothesis(const Translation& t) {
+  const BeamTree& tree = plot_->tree();
+  if (tree.nodes.empty()) return false;
+  // The tree has the model's own tokens: copied words are its unknown token again.
+  std::vector<std::string> tokens = t.tokens;
+  for (const CopiedWord& c : t.copied)
+    if (c.target >= 0 && c.target < static_cast<int>(tokens.size()))
+      tokens[static_cast<size_t>(c.target)] = t.unknown_token;
+  for (const BeamNode& leaf : tree.nodes) {
+    if (leaf.state != BeamNode::State::kFinished || leaf.step != static_cast<int>(tokens.size()))
+      continue;
+    bool same = true;
+    for (int n = leaf.id; n > 0 && same; n = tree.nodes[static_cast<size_t>(n)].parent) {
+      const BeamNode& node = tree.nodes[static_cast<size_t>(n)];
+      same = node.token == tokens[static_cast<size_t>(node.step - 1)];
+    }
+    if (!same) continue;
+    hypotheses_.insert(leaf.id, t);  // its attention known: nothing to decode
+    selectNode(leaf.id);
+    return true;
+  }
+  return false;
+}
+
+std::optional<Step> BeamView::stepOfShownPath(int row) const {
+  const BeamTree& tree = plot_->tree();
+  if (shownNode_ <= 0 || shownNode_ >= static_cast<int>(tree.nodes.size()) || row < 0) return {};
+  const Translation* full = hypothesisThrough(shownNode_);
+  if (full == nullptr) return {};
+  int node = shownNode_;
+  while (node > 0 && tree.nodes[static_cast<size_t>(node)].step > row + 1)
+    node = tree.nodes[static_cast<size_t>(node)].parent;
+  if (node <= 0 || tree.nodes[static_cast<size_t>(node)].step != row + 1) return {};
+  return beamNodeStep(tree, node, *full);
+}
+
+void BeamView::selectSibling(int row, const QString& token) {
   const BeamTree& tree = plot_->tree();
   if (shownNode_ <= 0 || shownNode_ >= static_cast<int>(tree.nodes.size())) return;
-  const int parent = tree.nodes[static_cast<size_t>(shownNode_)].parent;
+  int node = shownNode_;
+  while (node > 0 && tree.nodes[static_cast<size_t>(node)].step > row + 1)
+    node = tree.nodes[static_cast<size_t>(node)].parent;
+  if (node <= 0) return;
+  const int parent = tree.nodes[static_cast<size_t>(node)].parent;
   for (const BeamNode& n : tree.nodes)
     if (n.parent == parent && QString::fromStdString(n.token) == token) {
       selectNode(n.id);

@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include <QHash>
+#include <optional>
 #include <QWidget>
 
 #include "core/engine_requests.h"
@@ -48,13 +49,20 @@ class BeamView : public QWidget {
   void stepBack();
   void showFirstStep();
   void showEveryStep();
-  /// Selects the sibling of the node shown whose token is `token` (a candidate of its step).
-  void selectSibling(const QString& token);
+  /// Selects the finished node whose hypothesis is `t` (one of the final beam's, listed beside
+  /// the heatmap); false when the tree shown has none.
+  bool selectHypothesis(const Translation& t);
+  /// Selects the node with token `token` among the siblings of the node at step `row` (from 0)
+  /// of the path shown: a candidate the step panel lists for that step.
+  void selectSibling(int row, const QString& token);
   /// Play: one step more every `intervalMs` until the whole search shows (from its root again
   /// when it shows already); called again while playing, pauses.
   void togglePlay(int intervalMs);
   bool playing() const;
 
+  /// Step `row` (from 0) of the hypothesis shown as the step panel shows it: that step's node on
+  /// its path, its candidates the node's siblings. None outside the path or before one shows.
+  std::optional<Step> stepOfShownPath(int row) const;
   /// The node whose hypothesis the heatmap shows (−1 before a tree arrives).
   int shownNode() const { return shownNode_; }
   void setGradient(const QCPColorGradient& gradient);

@@ -37,6 +37,12 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
   beam_->setValue(5);
   beam_->setPrefix(tr("beam "));
   beam_->setEnabled(false);
+  search_->setToolTip(
+      tr("Greedy: the most probable word at each step, stepped one at a time. "
+         "Beam: several hypotheses kept at each step, the search shown as a tree"));
+  beam_->setToolTip(
+      tr("Beam size: the hypotheses kept at each step (Greedy beside it is a beam "
+         "of 1)"));
   // GNMT's penalties (Wu et al. 2016), for the beam only: greedy search ranks nothing.
   alpha_ = new QDoubleSpinBox(this);
   alpha_->setObjectName(QStringLiteral("lengthPenaltyBox"));
