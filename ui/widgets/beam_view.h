@@ -7,8 +7,8 @@
 #include <qcustomplot.h>
 
 #include <QHash>
-#include <optional>
 #include <QWidget>
+#include <optional>
 
 #include "core/engine_requests.h"
 #include "render/exporter.h"
