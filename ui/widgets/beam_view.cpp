@@ -231,25 +231,26 @@ bool BeamView::selectHypothesis(const Translation& t) {
   return false;
 }
 
-std::optional<Step> BeamView::stepOfShownPath(int row) const {
+int BeamView::shownPathNode(int row) const {
   const BeamTree& tree = plot_->tree();
-  if (shownNode_ <= 0 || shownNode_ >= static_cast<int>(tree.nodes.size()) || row < 0) return {};
-  const Translation* full = hypothesisThrough(shownNode_);
-  if (full == nullptr) return {};
+  if (shownNode_ <= 0 || shownNode_ >= static_cast<int>(tree.nodes.size()) || row < 0) return -1;
   int node = shownNode_;
   while (node > 0 && tree.nodes[static_cast<size_t>(node)].step > row + 1)
     node = tree.nodes[static_cast<size_t>(node)].parent;
-  if (node <= 0 || tree.nodes[static_cast<size_t>(node)].step != row + 1) return {};
-  return beamNodeStep(tree, node, *full);
+  return node > 0 && tree.nodes[static_cast<size_t>(node)].step == row + 1 ? node : -1;
+}
+
+std::optional<Step> BeamView::stepOfShownPath(int row) const {
+  const int node = shownPathNode(row);
+  const Translation* full = node > 0 ? hypothesisThrough(shownNode_) : nullptr;
+  if (full == nullptr) return {};
+  return beamNodeStep(plot_->tree(), node, *full);
 }
 
 void BeamView::selectSibling(int row, const QString& token) {
-  const BeamTree& tree = plot_->tree();
-  if (shownNode_ <= 0 || shownNode_ >= static_cast<int>(tree.nodes.size())) return;
-  int node = shownNode_;
-  while (node > 0 && tree.nodes[static_cast<size_t>(node)].step > row + 1)
-    node = tree.nodes[static_cast<size_t>(node)].parent;
+  const int node = shownPathNode(row);
   if (node <= 0) return;
+  const BeamTree& tree = plot_->tree();
   const int parent = tree.nodes[static_cast<size_t>(node)].parent;
   for (const BeamNode& n : tree.nodes)
     if (n.parent == parent && QString::fromStdString(n.token) == token) {

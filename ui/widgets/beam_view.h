@@ -106,6 +106,8 @@ class BeamView : public QWidget {
   void setNote(const QString& text);
   void exportDialog();
   void stopPlaying();
+  // The node at step `row` + 1 on the path to the node shown; −1 when the path has none.
+  int shownPathNode(int row) const;
   // Scrolls the tree so the node shown is in view: a tall tree's best path is rarely at its top.
   void scrollToShownNode();
 
