@@ -22,7 +22,7 @@ declare -A public=(
   [beam_tree_json.h]=decode
   [explanation.h]=explain
   [bleu.h]=eval [attention_metrics.h]=eval [word_alignment.h]=eval
-  [corpus_evaluation.h]=eval [sentence_alignment.h]=eval [faithfulness.h]=eval
+  [corpus_evaluation.h]=eval [sentence_alignment.h]=eval [faithfulness.h]=eval [source_leak.h]=eval
   [trainer.h]=train [training_tasks.h]=train
   [benchmark.h]=bench [explanation_benchmark.h]=bench
 )

@@ -37,8 +37,9 @@ void add_unknown_words_option(CLI::App& command, UnknownWords& unknown_words) {
           [&unknown_words](const std::string& value) {
             unknown_words = value == "keep" ? UnknownWords::kKeep : UnknownWords::kCopy;
           },
-          "copy: replace <unk> by the source word its attention weighs most; keep: leave <unk> "
-          "(default copy)")
+          "copy: replace <unk> by the unknown source word its attention weighs most (kept when "
+          "the source has none, or it has too little attention); keep: leave <unk> (default "
+          "copy)")
       ->check(CLI::IsMember({"copy", "keep"}));
 }
 

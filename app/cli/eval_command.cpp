@@ -41,6 +41,8 @@ struct EvalOptions {
   float coverage_penalty = 0.0f;
   int threads = 0;
   UnknownWords unknown_words = UnknownWords::kCopy;  // which BLEU the first line gives
+  float min_copy_attention = kMinCopyAttention;
+  std::string train_target;  // the target side of the training corpus: leaked source words
   bool by_length = false;
   bool metrics = false;
   bool json = false;
@@ -131,6 +133,39 @@ void print_by_length(const std::vector<CorpusEvaluation>& all) {
   }
 }
 
+// Source words left in the output (source_leak.h), both ways of treating "<unk>".
+void print_leak(const std::vector<CorpusEvaluation>& all) {
+  if (all.empty() || !all.front().has_leak) {
+    std::printf(
+        "\nsource words left in the output: give --train-tgt FILE (the target side of the "
+        "training corpus) to count them\n");
+    return;
+  }
+  const int width = static_cast<int>(name_width(all));
+  std::printf(
+      "\nsource words left in the output (lowercase in the source, never in the training "
+      "target text)\n%-*s  %12s  %14s  %12s  %14s\n",
+      width, "model", "copy: words", "sentences", "keep: words", "sentences");
+  for (const auto& e : all) {
+    std::printf("%-*s", width, e.model.c_str());
+    for (const LeakShare* leak : {&e.copy.leak, &e.keep.leak}) {
+      char share[32], sentences[32];
+      std::snprintf(share, sizeof share, "%.2f%%", leak->percent());
+      std::snprintf(sentences, sizeof sentences, "%zu of %zu", leak->sentences_with_leak,
+                    e.sentences.size());
+      std::printf("  %12s  %14s", share, sentences);
+    }
+    std::printf("\n");
+  }
+}
+
+nlohmann::json leak_json(const LeakShare& leak) {
+  return {{"percent", leak.percent()},
+          {"leaked_words", leak.leaked_words},
+          {"output_words", leak.output_words},
+          {"sentences_with_leak", leak.sentences_with_leak}};
+}
+
 void print_metrics(const std::vector<CorpusEvaluation>& all) {
   const int width = static_cast<int>(name_width(all));
   std::printf("\nattention (per step; coverage per source word)\n%-*s  %12s  %12s  %12s  %15s\n",
@@ -159,7 +194,9 @@ nlohmann::json evaluation_json(const CorpusEvaluation& e) {
   for (const auto& [name, o] : {std::pair{"copy", &e.copy}, std::pair{"keep", &e.keep}})
     unknown[name] = {{"bleu", o->bleu.bleu},
                      {"sentences_with_unk", o->sentences_with_unknown},
-                     {"unk_tokens", o->unknown_tokens}};
+                     {"unk_tokens", o->unknown_tokens},
+                     // null without --train-tgt: not measured, not zero
+                     {"leak", e.has_leak ? leak_json(o->leak) : nlohmann::json()}};
   nlohmann::json by_length = nlohmann::json::array();
   for (size_t b = 0; b < e.bleu_by_length.size(); ++b) {
     const LengthBucket& bucket = length_buckets()[b];
@@ -349,6 +386,7 @@ int run(const EvalOptions& o) {
   TranslationOptions options;
   options.beam_size = o.beam;
   options.unknown_words = o.unknown_words;
+  options.min_copy_attention = o.min_copy_attention;
   options.gnmt_alpha = o.length_penalty;
   options.coverage_penalty = o.coverage_penalty;
   std::string penalties;  // the summary line names only the penalties given
@@ -361,12 +399,17 @@ int run(const EvalOptions& o) {
     std::snprintf(figure, sizeof figure, ", coverage penalty %g", o.coverage_penalty);
     penalties += figure;
   }
+  // Read before anything is decoded: a bad path must not cost a whole evaluation.
+  const TargetLexicon lexicon =
+      o.train_target.empty() ? TargetLexicon() : TargetLexicon::from_file(o.train_target);
+  if (!o.train_target.empty() && lexicon.empty())
+    throw std::invalid_argument("--train-tgt '" + o.train_target + "' holds no words");
   std::vector<CorpusEvaluation> all;
   std::vector<ModelFaithfulness> faithful;
   const auto start = std::chrono::steady_clock::now();
   for (const auto& path : model_paths(o)) {
     const Translator translator(path);
-    all.push_back(evaluate_corpus(translator, sources, references, options));
+    all.push_back(evaluate_corpus(translator, sources, references, options, {}, &lexicon));
     all.back().translations.clear();  // only the measures are printed
     if (o.faithfulness)
       faithful.push_back(evaluate_faithfulness(translator, sources, o.faithfulness_options,
@@ -399,7 +442,10 @@ int run(const EvalOptions& o) {
     return 0;
   }
   if (o.by_length) print_by_length(all);
-  if (o.metrics) print_metrics(all);
+  if (o.metrics) {
+    print_metrics(all);
+    print_leak(all);
+  }
   if (o.faithfulness)
     print_faithfulness(
         faithful, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -444,6 +490,14 @@ Action add_eval_command(CLI::App& app) {
                  "--faithfulness: integrated gradients' steps (default 32)")
       ->check(CLI::Range(1, AttributionOptions::kMaxIgSteps));
   add_unknown_words_option(app, o->unknown_words);
+  app.add_option("--copy-threshold", o->min_copy_attention,
+                 "--unk copy: the least attention an unknown source word needs to be copied "
+                 "(default " +
+                     figure(kMinCopyAttention, "%g") + ")")
+      ->check(CLI::Range(0.0f, 1.0f));
+  app.add_option("--train-tgt", o->train_target,
+                 "target side of the model's training corpus: --metrics counts the source words "
+                 "left in the output that it never has");
   add_threads_option(app, o->threads);
   // --ref is required unless --faithfulness alone is asked for; a parse error like CLI11's own.
   app.parse_complete_callback([o] {

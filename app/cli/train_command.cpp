@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 #include <thread>
+#include <tuple>
 
 #include "cli/command.h"
 #include "cli/local_processes.h"
@@ -159,6 +160,12 @@ Action add_train_command(CLI::App& app) {
   TrainOptions& o = c->options;
   app.add_option("--src", o.source_path, "training source text (plain or .gz)");
   app.add_option("--tgt", o.target_path, "training target text");
+  app.add_option("--src-lang", o.model.source_language,
+                 "language code of the source text, stored in the model (default: from --src's "
+                 "file name, as train.en.gz says en; else en)");
+  app.add_option("--tgt-lang", o.model.target_language,
+                 "language code of the target text (default: from --tgt's file name, as "
+                 "train.fr.gz says fr; else de)");
   app.add_option("--val-src", o.validation_source_path, "validation source text");
   app.add_option("--val-tgt", o.validation_target_path, "validation target text");
   app.add_option("--task", o.task,
@@ -251,6 +258,17 @@ Action add_train_command(CLI::App& app) {
           throw std::invalid_argument(std::string(flag) +
                                       " is required: train on a parallel corpus (--src, --tgt, "
                                       "--val-src, --val-tgt) or on a built-in --task");
+      // The model names its language pair (the model list, the status line, exports).
+      for (auto [flag, path, language] :
+           {std::tuple{"--src-lang", &o.source_path, &o.model.source_language},
+            std::tuple{"--tgt-lang", &o.target_path, &o.model.target_language}}) {
+        const std::string guessed = language_of_corpus_file(*path);
+        if (app.get_option(flag)->count() == 0 && !guessed.empty()) *language = guessed;
+        if (language->empty() || language->size() > 16 ||
+            language->find_first_of(" \t\n/") != std::string::npos)
+          throw std::invalid_argument(std::string(flag) + ": '" + *language +
+                                      "' is no language code (e.g. en, de, fr)");
+      }
     }
     // Snapshots cost a greedy decoding each: only when they are written.
     if (o.snapshots_path.empty()) {

@@ -91,6 +91,33 @@ TEST(CliScriptedModel, UnknownWordsAreCopiedOrKept) {
       run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--unk", "keep"});
   expect_success(eval_keep);
   EXPECT_EQ(eval_keep.out_lines()[0].rfind("BLEU = 100.00", 0), std::string::npos) << eval_keep;
+
+  // Source words left in the output, against a training target text that has only a, b and c:
+  // copy writes "a Zebra b c d" and "b c d e a" (d, d, e leaked: 3 of 10 words; Zebra is a
+  // name), keep "a <unk> b c d" (d) and the second alike.
+  const std::string train = cli_test::write_bytes(folder, "train.tgt", "a b c\nc b a\n");
+  const Outcome leak = run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--metrics",
+                                "--train-tgt", train, "--json"});
+  expect_success(leak);
+  const auto measured = nlohmann::json::parse(leak.out)["models"][0]["unknown_words"];
+  EXPECT_EQ(measured["copy"]["leak"]["leaked_words"], 3) << leak;
+  EXPECT_EQ(measured["copy"]["leak"]["output_words"], 10) << leak;
+  EXPECT_EQ(measured["copy"]["leak"]["sentences_with_leak"], 2) << leak;
+  EXPECT_EQ(measured["keep"]["leak"]["leaked_words"], 3) << leak;
+  const Outcome unmeasured =
+      run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--metrics"});
+  expect_success(unmeasured);
+  EXPECT_NE(unmeasured.out.find("give --train-tgt FILE"), std::string::npos) << unmeasured;
+  expect_clean_error(run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--train-tgt",
+                              folder + "/missing.de"}),
+                     {folder + "/missing.de"});
+  const std::string blank = cli_test::write_bytes(folder, "blank.tgt", "\n\n");
+  expect_clean_error(
+      run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--train-tgt", blank}),
+      {"--train-tgt", "holds no words"});
+  expect_clean_error(
+      run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--copy-threshold", "1.5"}),
+      {"--copy-threshold"});
 }
 
 // eval measures several models side by side: BLEU by source length and what their attention

@@ -2,6 +2,7 @@
 // translations, then every decoding mode on a TorchScript toy whose "<unk>" outputs and
 // attention are known.
 #include <attnscope/text.h>
+#include <attnscope/trainer.h>
 #include <attnscope/translator.h>
 #include <gtest/gtest.h>
 
@@ -10,12 +11,13 @@
 namespace attnscope {
 namespace {
 
-// "Angela Merkel lacht" read as three tokens and the appended end token; the output says
-// "<unk> <unk> lacht </s>".
+// "Angela Merkel lacht" read as three tokens and the appended end token, the names unknown to
+// the source vocabulary; the output says "<unk> <unk> lacht </s>".
 Translation hand_built(const std::vector<std::vector<float>>& attention) {
   Translation t;
   t.source.tokens = {"angela", "merkel", "lacht", "</s>"};
   t.source.typed = {"Angela", "Merkel", "lacht", "</s>"};
+  t.source.unknown = {true, true, false, false};
   t.source.kept_length = 3;
   t.tokens = {"<unk>", "<unk>", "lacht", "</s>"};
   t.attention = attention;
@@ -28,7 +30,7 @@ const std::vector<std::vector<float>> kToMerkelThenAngela = {{0.1f, 0.7f, 0.1f, 
                                                              {0.0f, 0.0f, 1.0f, 0.0f},
                                                              {0.0f, 0.0f, 0.0f, 1.0f}};
 
-TEST(CopyUnknownWords, TakesTheMostAttendedSourceWordAsTyped) {
+TEST(CopyUnknownWords, TakesTheMostAttendedUnknownNameAsTyped) {
   Translation t = hand_built(kToMerkelThenAngela);
   copy_unknown_words(t);
   EXPECT_EQ(t.tokens, (std::vector<std::string>{"Merkel", "Angela", "lacht", "</s>"}));
@@ -36,50 +38,89 @@ TEST(CopyUnknownWords, TakesTheMostAttendedSourceWordAsTyped) {
   EXPECT_EQ(t.copied[0].target, 0);
   EXPECT_EQ(t.copied[0].source, 1);
   EXPECT_FLOAT_EQ(t.copied[0].attention, 0.7f);
+  EXPECT_EQ(t.copied[0].peak, 1);  // the row peaks on the copied word itself
   EXPECT_EQ(t.copied[1].target, 1);
   EXPECT_EQ(t.copied[1].source, 0);
+  EXPECT_TRUE(t.kept_unknown.empty());
   EXPECT_EQ(t.text(), "Merkel Angela lacht");
 }
 
-TEST(CopyUnknownWords, ARowThatWeighsTheEndTokenMostCopiesTheRunnerUp) {
+TEST(CopyUnknownWords, NeverCopiesAKnownWordOrTheEndTokenWhateverTheRowWeighsMost) {
   std::vector<std::vector<float>> rows = kToMerkelThenAngela;
-  rows[0] = {0.1f, 0.25f, 0.05f, 0.6f};  // weighs the end token most, "Merkel" next
+  rows[0] = {0.06f, 0.1f, 0.24f, 0.6f};  // the end token most, then the known "lacht"
   Translation t = hand_built(rows);
   copy_unknown_words(t);
-  EXPECT_EQ(t.tokens, (std::vector<std::string>{"Merkel", "Angela", "lacht", "</s>"}));
+  EXPECT_EQ(t.tokens[0], "Merkel");
   ASSERT_EQ(t.copied.size(), 2u);
-  EXPECT_EQ(t.copied[0].source, 1);
-  EXPECT_FLOAT_EQ(t.copied[0].attention, 0.25f);
-  EXPECT_FLOAT_EQ(t.copied[0].end_attention, 0.6f);
-  EXPECT_TRUE(t.copied[0].end_weighed_more());
-  EXPECT_FALSE(t.copied[1].end_weighed_more());  // its row weighs "Angela" most
+  EXPECT_FLOAT_EQ(t.copied[0].attention, 0.1f);
+  EXPECT_EQ(t.copied[0].peak, 3);  // what the note names: the row weighed that more
+  EXPECT_FLOAT_EQ(t.copied[0].peak_attention, 0.6f);
 }
 
-TEST(CopyUnknownWords, NeverCopiesTheEndTokenAndKeepsUnknownWhenTheSourceHasNoWord) {
-  // The whole row on the end token: a word with no weight at all is still copied, not "</s>".
+TEST(CopyUnknownWords, KeepsUnknownWhenEverySourceWordIsKnown) {
+  Translation t = hand_built(kToMerkelThenAngela);
+  t.source.unknown = {false, false, false, false};  // the model knows both names
+  copy_unknown_words(t);
+  EXPECT_EQ(t.tokens[0], "<unk>");
+  EXPECT_EQ(t.tokens[1], "<unk>");
+  EXPECT_TRUE(t.copied.empty());
+  ASSERT_EQ(t.kept_unknown.size(), 2u);
+  EXPECT_EQ(t.kept_unknown[0].target, 0);
+  EXPECT_EQ(t.kept_unknown[0].reason, KeptUnknown::Reason::kNoUnknownWord);
+  EXPECT_EQ(t.kept_unknown[0].source, -1);
+}
+
+TEST(CopyUnknownWords, ALowercaseUnknownWordIsEnglishAndNeverCopied) {
+  // "angela" typed in lowercase is a common word to the rule, however much the row weighs it.
+  Translation t = hand_built(kToMerkelThenAngela);
+  t.source.typed = {"angela", "merkel", "lacht", "</s>"};
+  copy_unknown_words(t);
+  EXPECT_EQ(t.tokens[0], "<unk>");
+  EXPECT_EQ(t.tokens[1], "<unk>");
+  ASSERT_EQ(t.kept_unknown.size(), 2u);
+  EXPECT_EQ(t.kept_unknown[1].reason, KeptUnknown::Reason::kOnlyCommonWords);
+  EXPECT_EQ(t.kept_unknown[1].source, 0);  // the one the row weighs most, for the note
+  EXPECT_FLOAT_EQ(t.kept_unknown[1].attention, 0.6f);
+
+  // Beside a name, the name is copied even where the row weighs the common word more.
+  Translation mixed = hand_built(kToMerkelThenAngela);
+  mixed.source.typed = {"angela", "Merkel", "lacht", "</s>"};
+  copy_unknown_words(mixed);
+  EXPECT_EQ(mixed.tokens[1], "Merkel");  // row 1: 0.6 on "angela", 0.2 on "Merkel"
+}
+
+TEST(CopyUnknownWords, ANameTheRowBarelyLooksAtIsNotCopied) {
   std::vector<std::vector<float>> rows = kToMerkelThenAngela;
-  rows[0] = {0.0f, 0.0f, 0.0f, 1.0f};
+  rows[0] = {0.01f, 0.03f, 0.9f, 0.06f};  // both names below the default threshold
   Translation t = hand_built(rows);
   copy_unknown_words(t);
-  EXPECT_EQ(t.tokens[0], "Angela");  // the first of equal weights
-  ASSERT_FALSE(t.copied.empty());
-  EXPECT_TRUE(t.copied[0].end_weighed_more());
+  EXPECT_EQ(t.tokens[0], "<unk>");
+  ASSERT_EQ(t.kept_unknown.size(), 1u);
+  EXPECT_EQ(t.kept_unknown[0].reason, KeptUnknown::Reason::kTooLittleAttention);
+  EXPECT_EQ(t.kept_unknown[0].source, 1);
+  EXPECT_FLOAT_EQ(t.kept_unknown[0].threshold, kMinCopyAttention);
+  EXPECT_EQ(t.tokens[1], "Angela");  // row 1 is well above it
 
-  // An empty sentence is only its end token: nothing to copy, "<unk>" stays.
+  Translation any = hand_built(rows);
+  copy_unknown_words(any, 0.0f);  // no threshold: the name weighed most, however little
+  EXPECT_EQ(any.tokens[0], "Merkel");
+  EXPECT_TRUE(any.kept_unknown.empty());
+}
+
+TEST(CopyUnknownWords, AnEmptySentenceASecondCallAndASourceWithoutTypedWordsChangeNothing) {
   Translation empty;
   empty.source.tokens = {"</s>"};
   empty.source.typed = {"</s>"};
+  empty.source.unknown = {false};
   empty.source.kept_length = 0;
   empty.tokens = {"<unk>", "</s>"};
   empty.attention = {{1.0f}, {1.0f}};
   copy_unknown_words(empty);
   EXPECT_EQ(empty.tokens[0], "<unk>");
   EXPECT_TRUE(empty.copied.empty());
-}
 
-TEST(CopyUnknownWords, ASecondCallAndATranslationWithoutTypedSourceChangeNothing) {
   Translation t = hand_built(kToMerkelThenAngela);
-  t.source.typed[0] = "<unk>";  // a typed word that reads like the unknown token
+  t.source.typed[0] = "<UNK>";  // a typed name that reads like the unknown token
   copy_unknown_words(t);
   const Translation once = t;
   copy_unknown_words(t);
@@ -91,6 +132,22 @@ TEST(CopyUnknownWords, ASecondCallAndATranslationWithoutTypedSourceChangeNothing
   copy_unknown_words(from_a_file);
   EXPECT_EQ(from_a_file.tokens[0], "<unk>");
   EXPECT_TRUE(from_a_file.copied.empty());
+}
+
+TEST(IsLowercaseWord, TellsCommonWordsFromNamesAndNumbers) {
+  for (const char* word : {"bluish", "café", "straße", "überall", "ça"})
+    EXPECT_TRUE(is_lowercase_word(word)) << word;
+  for (const char* word : {"Zürich", "FedEx", "NASA", "B2", "2019", "東京", "", "-", "ǅemal"})
+    EXPECT_FALSE(is_lowercase_word(word)) << word;
+}
+
+TEST(LanguageOfCorpusFile, ReadsATwoLetterCodeBeforeGzOnly) {
+  EXPECT_EQ(language_of_corpus_file("../data/multi30k/train.fr.gz"), "fr");
+  EXPECT_EQ(language_of_corpus_file("europarl-v7.de-en.de"), "de");
+  EXPECT_EQ(language_of_corpus_file("val.en"), "en");
+  for (const char* unsaid : {"corpus.txt", "train.src", "train.tgt", "train", "train.gz",
+                             "train.EN", "x.e1", "dir.fr/train", ""})
+    EXPECT_EQ(language_of_corpus_file(unsaid), "") << unsaid;
 }
 
 TEST(TokenizeKeepingCase, SplitsLikeTokenizeAndKeepsTheCase) {

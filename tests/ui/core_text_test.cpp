@@ -244,7 +244,9 @@ void CoreTextTest::firstStepsCutsEveryRowOfAHypothesis() {
   t.probabilities = {0.5f, 0.4f, 0.3f, 0.2f};
   t.attention = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 1}};
   t.head_attention.resize(4);
-  t.copied = {CopiedWord{1, 1, 1.0f, 0.0f}};
+  t.copied = {CopiedWord{1, 1, 1.0f, 1, 1.0f}};
+  t.kept_unknown = {KeptUnknown{}};
+  t.kept_unknown[0].target = 1;
   const Translation two = firstSteps(t, 2);
   QCOMPARE(two.tokens, (std::vector<std::string>{"x", "<unk>"}));
   QCOMPARE(two.probabilities.size(), size_t{2});
@@ -254,6 +256,8 @@ void CoreTextTest::firstStepsCutsEveryRowOfAHypothesis() {
   QCOMPARE(two.source.tokens, t.source.tokens);
   const Translation one = firstSteps(t, 1);
   QVERIFY(one.copied.empty());  // its copied word was at step 1, cut
+  QVERIFY(one.kept_unknown.empty());
+  QCOMPARE(two.kept_unknown.size(), size_t{1});
   QCOMPARE(firstSteps(t, 0).tokens.size(), size_t{0});
   QCOMPARE(firstSteps(t, -1).tokens, t.tokens);
   QCOMPARE(firstSteps(t, 9).tokens, t.tokens);

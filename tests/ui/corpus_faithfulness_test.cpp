@@ -36,7 +36,7 @@ class CorpusFaithfulnessTest : public QObject {
 };
 
 // The columns: τ (IG), τ (LOO), TVD permuted, TVD uniform, argmax permuted, argmax uniform.
-constexpr int kFirst = 7, kLast = 12;
+constexpr int kFirst = 8, kLast = 13;
 
 void CorpusFaithfulnessTest::initTestCase() {
   QVERIFY(dir_.isValid());

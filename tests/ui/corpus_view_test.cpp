@@ -43,6 +43,7 @@ class CorpusViewTest : public QObject {
   void exportsTablesAsCsvAndJsonAndThePlot();
   void cancelStopsTheRunAndKeepsTheLastReport();
   void badFilesGiveOneLineNamingTheFile();
+  void trainingTargetGivesTheLeakShare();
   void doubleClickedSentenceOpensInTheTranslationTab();
 
  private:
@@ -111,7 +112,8 @@ void CorpusViewTest::measuresEveryCheckedModelInPlotAndTables() {
   QCOMPARE(metrics->rowCount(), 2);
   QCOMPARE(metrics->item(1, 0)->text(), QString("none"));
   QVERIFY(metrics->item(1, 1)->text() != QString("–"));
-  for (int c = 3; c < 7; ++c) {
+  QCOMPARE(metrics->item(0, 3)->text(), QString("–"));  // no training target: no leak share
+  for (int c = 4; c < 8; ++c) {
     QCOMPARE(metrics->item(1, c)->text(), QString("–"));
     bool number = false;
     metrics->item(0, c)->text().toDouble(&number);
@@ -180,7 +182,7 @@ void CorpusViewTest::withoutReferenceMeasuresAttentionOnly() {
   QVERIFY(runToEnd(view));
   QVERIFY(!view.report().hasReferences());
   QCOMPARE(view.metricsTable()->item(0, 1)->text(), QString("–"));
-  QVERIFY(view.metricsTable()->item(0, 3)->text() != QString("–"));
+  QVERIFY(view.metricsTable()->item(0, 4)->text() != QString("–"));
   QCOMPARE(view.sentenceRows()->index(0, 2).data().toString(), QString("–"));
   QVERIFY(view.plot()->isHidden());
   QVERIFY_THROWS_EXCEPTION(std::runtime_error, view.exportPlot(dir_.filePath("p.png"), {}));
@@ -275,6 +277,56 @@ void CorpusViewTest::badFilesGiveOneLineNamingTheFile() {
   view.setModels({{"broken", broken.fileName()}});
   message = failure(source_, QString());
   QVERIFY2(message.contains("broken"), qPrintable(message));
+}
+
+void CorpusViewTest::trainingTargetGivesTheLeakShare() {
+  // A training target that has only "a" and "b": every other source word the models write
+  // is a leak (the source lines are lowercase letters).
+  QFile target(dir_.filePath("train.tgt"));
+  QVERIFY(target.open(QIODevice::WriteOnly));
+  target.write("a b\nb a\n");
+  target.close();
+  CorpusView view;
+  view.setModels({{"additive", additive_}});
+  view.setFiles(source_, reference_);
+  view.setTrainingTarget(target.fileName());
+  QVERIFY(runToEnd(view));
+  const attnscope::CorpusEvaluation& e = view.report().evaluations.at(0);
+  QVERIFY(e.has_leak);
+  // Counted here the long way: output words that are source words other than a and b.
+  size_t leaked = 0, words = 0;
+  for (size_t i = 0; i < e.translations.size(); ++i) {
+    const QStringList source = QString::fromStdString(view.report().sources[i]).split(' ');
+    for (const std::string& w : e.translations[i].words()) {
+      const QString word = QString::fromStdString(w);
+      ++words;
+      leaked += source.contains(word) && word != "a" && word != "b" ? 1 : 0;
+    }
+  }
+  QCOMPARE(e.copy.leak.leaked_words, leaked);
+  QCOMPARE(e.copy.leak.output_words, words);
+  QVERIFY(leaked > 0);
+  const QString shown = view.metricsTable()->item(0, 3)->text();
+  QCOMPARE(shown, QString::number(100.0 * leaked / words, 'f', 2) + "%");
+  QVERIFY(view.metricsTable()->item(0, 3)->toolTip().contains(QString::number(leaked)));
+
+  view.exportTables(dir_.filePath("leak.json"));
+  QFile json(dir_.filePath("leak.json"));
+  QVERIFY(json.open(QIODevice::ReadOnly));
+  const QJsonObject root = QJsonDocument::fromJson(json.readAll()).object();
+  QCOMPARE(root["training_target"].toString(), target.fileName());
+  const QJsonObject model = root["models"].toArray()[0].toObject();
+  QCOMPARE(model["leak"].toObject()["leaked_words"].toInt(), static_cast<int>(leaked));
+
+  // A training target that cannot be read: one line naming it, no report replaced.
+  const QString missing = dir_.filePath("missing.tgt");
+  view.setTrainingTarget(missing);
+  QSignalSpy errors(&view, &CorpusView::errorOccurred);
+  QVERIFY(runToEnd(view));
+  QCOMPARE(errors.count(), 1);
+  const QString message = errors.front().front().toString();
+  QVERIFY2(message.contains(missing) && !message.contains('\n'), qPrintable(message));
+  view.setTrainingTarget(QString());  // the setting is remembered: leave none for other tests
 }
 
 void CorpusViewTest::doubleClickedSentenceOpensInTheTranslationTab() {

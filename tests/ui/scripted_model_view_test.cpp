@@ -402,29 +402,45 @@ void ScriptedModelViewTest::unknownWordsAreCopiedMarkedAndCanBeKept() {
   QVERIFY(copied.isCopied(1));
   QVERIFY(!copied.isCopied(0) && !copied.isCopied(2));
   QCOMPARE(copied.copiedFrom.at(1), 1);
-  QVERIFY2(copied.copyNotes.at(1).startsWith(
-               "<unk> replaced by 'Zebra', copied from source word 2 of 3 (attention 0."),
+  QVERIFY2(copied.copyNotes.at(1).startsWith("<unk> replaced by 'Zebra', the unknown source word "
+                                             "(word 2 of 3) its attention weighs most (0."),
            qPrintable(copied.copyNotes.at(1)));
   const auto ticks = qSharedPointerCast<QCPAxisTickerText>(window_->heatmap()->yAxis->ticker());
   QCOMPARE(ticks->ticks().value(1), QString("Zebra (copied)"));
   QCOMPARE(ticks->ticks().value(0), QString("a"));
   const QString line = window_->outputLabel()->text();
   QVERIFY2(line.contains("href='copied:0'") && line.contains(">Zebra</a>"), qPrintable(line));
-  QCOMPARE(copyNoteOfLink(snapshot.translation, "copied:0"), copied.copyNotes.at(1));
-  QVERIFY(copyNoteOfLink(snapshot.translation, "copied:7").isEmpty());
+  QCOMPARE(unknownWordNoteOfLink(snapshot.translation, "copied:0"), copied.copyNotes.at(1));
+  QVERIFY(unknownWordNoteOfLink(snapshot.translation, "copied:7").isEmpty());
+  QVERIFY(unknownWordNoteOfLink(snapshot.translation, "https://example.org").isEmpty());
 
-  // A row that weighs the appended end token most copies the runner-up, and its note says why
-  // the brighter cell was passed over.
+  // A row that weighs the appended end token most copies the unknown name all the same, and its
+  // note says why the brighter cell was passed over.
   attnscope::Translation endPeaked;
   endPeaked.source.tokens = {"days", "business", "</s>"};
   endPeaked.source.typed = {"days", "Business", "</s>"};
+  endPeaked.source.unknown = {false, true, false};
   endPeaked.source.kept_length = 2;
   endPeaked.tokens = {"<unk>", "</s>"};
   endPeaked.attention = {{0.12f, 0.19f, 0.69f}, {0.0f, 0.0f, 1.0f}};
   attnscope::copy_unknown_words(endPeaked);
   QCOMPARE(copyNote(endPeaked, endPeaked.copied.at(0)),
-           QString("<unk> replaced by 'Business', copied from source word 2 of 2 (attention "
-                   "0.19); </s> weighed more (0.69) but is no word"));
+           QString("<unk> replaced by 'Business', the unknown source word (word 2 of 2) its "
+                   "attention weighs most (0.19); the row weighs </s> more (0.69), which is no "
+                   "word"));
+
+  // An unknown lowercase word is English, not a name: "<unk>" stays, grey, and says why.
+  attnscope::Translation common = endPeaked;
+  common.copied.clear();
+  common.source.typed = {"days", "business", "</s>"};
+  common.tokens = {"<unk>", "</s>"};
+  attnscope::copy_unknown_words(common);
+  QVERIFY(common.copied.empty());
+  QVERIFY(translationHtml(common).contains("href='kept:0'"));
+  QCOMPARE(unknownWordNoteOfLink(common, "kept:0"),
+           QString("<unk> kept: 'business' (word 2 of 2), the unknown source word its attention "
+                   "weighs most (0.19), is a lowercase English word, not a name or a number; "
+                   "copied, it would be English in the translation"));
 
   const QString json = QDir(models_.path()).filePath("copied.json");
   exportHeatmaps({window_->heatmap()}, json, {});

@@ -292,11 +292,12 @@ void WindowUsabilityTest::aSavedModelIsWhereOpenModelLooks() {
 }
 
 void WindowUsabilityTest::aCopyNoteSaysWhatWasCopiedFromWhere() {
-  // "in der red ." for "in the red zürich ." with zürich unknown: the note names the word the
-  // model left unknown, the word copied and its place, so a wrong pick is seen as one.
+  // "in der <unk> ." for "in the red zürich ." with zürich unknown: the row weighs the known
+  // "red" most, Zürich is copied, and the note names both, so the pick can be checked.
   attnscope::Translation t;
   t.source.tokens = {"in", "the", "red", "zürich", ".", "</s>"};
   t.source.typed = {"in", "the", "red", "Zürich", ".", "</s>"};
+  t.source.unknown = {false, false, false, true, false, false};
   t.source.kept_length = 5;
   t.tokens = {"in", "der", "<unk>", ".", "</s>"};
   t.attention = {{.9f, .02f, .02f, .02f, .02f, .02f},
@@ -307,11 +308,12 @@ void WindowUsabilityTest::aCopyNoteSaysWhatWasCopiedFromWhere() {
   attnscope::copy_unknown_words(t);
   QCOMPARE(int(t.copied.size()), 1);
   const QString note = copyNote(t, t.copied.front());
-  QCOMPARE(note, QString("<unk> replaced by 'red', copied from source word 3 of 5 (attention "
-                         "0.60)"));
+  QCOMPARE(note, QString("<unk> replaced by 'Zürich', the unknown source word (word 4 of 5) its "
+                         "attention weighs most (0.30); the row weighs 'red' more (0.60), a word "
+                         "the model knows"));
   // The translation line's link says the same.
   QVERIFY(translationHtml(t).contains("href='copied:0'"));
-  QCOMPARE(copyNoteOfLink(t, "copied:0"), note);
+  QCOMPARE(unknownWordNoteOfLink(t, "copied:0"), note);
 }
 
 void WindowUsabilityTest::parametersReadTheSameInTheStatusBarAndModelInfo() {

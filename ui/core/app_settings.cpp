@@ -24,6 +24,7 @@ const QString kShowPruned = QStringLiteral("beam/showPruned");
 const QString kAttentionFileGroup = QStringLiteral("attentionFile");
 const QString kCorpusSource = QStringLiteral("corpus/source");
 const QString kCorpusReference = QStringLiteral("corpus/reference");
+const QString kCorpusTrainingTarget = QStringLiteral("corpus/trainingTarget");
 const QString kTrainTask = QStringLiteral("train/task");
 const QString kTrainCorpusFiles = QStringLiteral("train/corpusFiles");
 
@@ -136,6 +137,12 @@ QString AppSettings::corpusReference() const {
 void AppSettings::setCorpusFiles(const QString& source, const QString& reference) {
   settings_.setValue(kCorpusSource, source);
   settings_.setValue(kCorpusReference, reference);
+}
+QString AppSettings::corpusTrainingTarget() const {
+  return settings_.value(kCorpusTrainingTarget).toString();
+}
+void AppSettings::setCorpusTrainingTarget(const QString& path) {
+  settings_.setValue(kCorpusTrainingTarget, path);
 }
 
 QString AppSettings::trainTask() const {

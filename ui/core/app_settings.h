@@ -76,6 +76,9 @@ class AppSettings {
   QString corpusSource() const;
   QString corpusReference() const;
   void setCorpusFiles(const QString& source, const QString& reference);
+  // The target side of the models' training corpus: the leak share needs it ("" for none).
+  QString corpusTrainingTarget() const;
+  void setCorpusTrainingTarget(const QString& path);
 
   // The Train tab: the task ("" for a parallel corpus) and the corpus's four files.
   QString trainTask() const;

@@ -12,13 +12,18 @@ namespace attnscope::ui {
 
 namespace {
 
-// Marks the rows of copied words and the columns they were copied from; `sourceGroups`: the
-// source pieces of each column in word view, empty when every column is one token.
+// Marks the rows of copied words and the columns they were copied from, and notes why a kept
+// "<unk>" stayed; `sourceGroups`: the source pieces of each column in word view, empty when
+// every column is one token.
 void markCopies(AttentionMatrix& m, const Translation& t,
                 const std::vector<std::vector<int>>& sourceGroups) {
-  if (t.copied.empty()) return;
+  if (t.copied.empty() && t.kept_unknown.empty()) return;
   m.copiedFrom.fill(-1, m.rows());
   for (int r = 0; r < m.rows(); ++r) m.copyNotes << QString();
+  for (const KeptUnknown& kept : t.kept_unknown) {
+    const int row = m.rowOf(kept.target);
+    if (row >= 0 && row < m.rows()) m.copyNotes[row] = keptNote(t, kept);
+  }
   for (const CopiedWord& copy : t.copied) {
     const int row = m.rowOf(copy.target);
     if (row < 0 || row >= m.rows()) continue;

@@ -28,8 +28,8 @@ struct AttentionMatrix {
   // every step is its own row.
   QVector<int> rowOfStep;
   // Per row: the column a copied word came from (an "<unk>" replaced through attention), or −1;
-  // and its note for tooltips ("copied from source word 'x' (attention 0.71)"). Both empty
-  // when nothing was copied.
+  // and its note for tooltips (where it was copied from, or why an "<unk>" was kept). Both
+  // empty when the translation has no "<unk>".
   QVector<int> copiedFrom;
   QStringList copyNotes;
   // The model has no attention (the `none` baseline): tokens, no weights; views say so.

@@ -63,6 +63,7 @@ AttentionMatrix attributionMatrix(const Attribution& a, int steps, const Attenti
   t.head_attention.clear();
   t.has_attention = true;  // the `none` baseline has no attention, but has attributions
   t.copied.clear();        // copies are drawn from the attention, not from this
+  t.kept_unknown.clear();
   const auto rows = std::min(t.tokens.size(), t.attention.size());
   const auto kept = steps >= 0 ? std::min(rows, static_cast<size_t>(steps)) : rows;
   t.tokens.resize(kept);

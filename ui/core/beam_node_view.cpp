@@ -40,6 +40,10 @@ Translation firstSteps(const Translation& t, int steps) {
   cut.copied.erase(std::remove_if(cut.copied.begin(), cut.copied.end(),
                                   [steps](const CopiedWord& c) { return c.target >= steps; }),
                    cut.copied.end());
+  cut.kept_unknown.erase(
+      std::remove_if(cut.kept_unknown.begin(), cut.kept_unknown.end(),
+                     [steps](const KeptUnknown& k) { return k.target >= steps; }),
+      cut.kept_unknown.end());
   return cut;
 }
 

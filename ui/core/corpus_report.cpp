@@ -61,7 +61,7 @@ SentenceFigures sentenceFigures(const CorpusReport& report, const CorpusEvaluati
 
 QByteArray corpusToCsv(const CorpusReport& report) {
   QString out = QStringLiteral(
-      "model,line,words,bleu,mean_log_probability,entropy,eos_sink,unknown,copied,source,"
+      "model,line,words,bleu,mean_log_probability,entropy,eos_sink,unknown,copied,leaked,source,"
       "translation,reference\n");
   for (size_t m = 0; m < report.evaluations.size(); ++m) {
     const CorpusEvaluation& e = report.evaluations[m];
@@ -79,6 +79,7 @@ QByteArray corpusToCsv(const CorpusReport& report) {
                          csvNumber(f.sink),
                          QString::number(s.unknown),
                          QString::number(s.copied),
+                         report.hasLeak() ? QString::number(s.leaked) : QString(),
                          csvField(QString::fromStdString(report.sources.at(i))),
                          csvField(translation),
                          csvField(referenceOf(report, i).value_or(QString()))}
@@ -88,6 +89,16 @@ QByteArray corpusToCsv(const CorpusReport& report) {
   }
   return out.toUtf8();
 }
+
+namespace {
+// Source words left in the output, as eval --json gives them.
+QJsonObject leakJson(const LeakShare& leak) {
+  return {{"percent", leak.percent()},
+          {"leaked_words", static_cast<qint64>(leak.leaked_words)},
+          {"output_words", static_cast<qint64>(leak.output_words)},
+          {"sentences_with_leak", static_cast<qint64>(leak.sentences_with_leak)}};
+}
+}  // namespace
 
 QByteArray corpusToJson(const CorpusReport& report) {
   QJsonArray models;
@@ -111,21 +122,22 @@ QByteArray corpusToJson(const CorpusReport& report) {
     for (size_t i = 0; i < e.sentences.size(); ++i) {
       const SentenceEvaluation& s = e.sentences[i];
       const SentenceFigures f = sentenceFigures(report, e, s);
-      sentences.append(
-          QJsonObject{{"line", static_cast<qint64>(i + 1)},
-                      {"words", static_cast<qint64>(s.source_words)},
-                      {"bleu", orNull(f.bleu)},
-                      {"mean_log_probability", s.mean_log_probability},
-                      {"entropy", orNull(f.entropy)},
-                      {"eos_sink", orNull(f.sink)},
-                      {"unknown", static_cast<qint64>(s.unknown)},
-                      {"copied", static_cast<qint64>(s.copied)},
-                      {"source", QString::fromStdString(report.sources.at(i))},
-                      {"translation", i < e.translations.size()
-                                          ? QString::fromStdString(e.translations[i].text())
-                                          : QString()},
-                      {"reference", referenceOf(report, i) ? QJsonValue(*referenceOf(report, i))
-                                                           : QJsonValue()}});
+      sentences.append(QJsonObject{
+          {"line", static_cast<qint64>(i + 1)},
+          {"words", static_cast<qint64>(s.source_words)},
+          {"bleu", orNull(f.bleu)},
+          {"mean_log_probability", s.mean_log_probability},
+          {"entropy", orNull(f.entropy)},
+          {"eos_sink", orNull(f.sink)},
+          {"unknown", static_cast<qint64>(s.unknown)},
+          {"copied", static_cast<qint64>(s.copied)},
+          {"leaked", report.hasLeak() ? QJsonValue(static_cast<qint64>(s.leaked)) : QJsonValue()},
+          {"source", QString::fromStdString(report.sources.at(i))},
+          {"translation", i < e.translations.size()
+                              ? QString::fromStdString(e.translations[i].text())
+                              : QString()},
+          {"reference",
+           referenceOf(report, i) ? QJsonValue(*referenceOf(report, i)) : QJsonValue()}});
     }
     models.append(QJsonObject{
         {"model", report.models.value(static_cast<int>(m))},
@@ -133,6 +145,9 @@ QByteArray corpusToJson(const CorpusReport& report) {
         {"sentences_with_unk", static_cast<qint64>(e.unknown_words == UnknownWords::kCopy
                                                        ? e.copy.sentences_with_unknown
                                                        : e.keep.sentences_with_unknown)},
+        {"leak", report.hasLeak()
+                     ? leakJson(e.unknown_words == UnknownWords::kCopy ? e.copy.leak : e.keep.leak)
+                     : QJsonValue()},
         {"by_length", byLength},
         {"metrics", metrics},
         {"faithfulness",
@@ -142,6 +157,7 @@ QByteArray corpusToJson(const CorpusReport& report) {
   const QJsonObject root{
       {"source", report.sourcePath},
       {"reference", report.hasReferences() ? QJsonValue(report.referencePath) : QJsonValue()},
+      {"training_target", report.hasLeak() ? QJsonValue(report.trainingTargetPath) : QJsonValue()},
       {"models", models}};
   return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }

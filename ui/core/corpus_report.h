@@ -16,7 +16,8 @@ namespace attnscope::ui {
 
 struct CorpusReport {
   QString sourcePath;
-  QString referencePath;  // empty: the run had no reference, so no BLEU
+  QString referencePath;       // empty: the run had no reference, so no BLEU
+  QString trainingTargetPath;  // empty: the run did not count source words left in the output
   std::vector<std::string> sources;
   std::vector<std::string> references;        // one per source line; empty without a reference
   QStringList models;                         // as the app lists them
@@ -26,6 +27,7 @@ struct CorpusReport {
   std::vector<ModelFaithfulness> faithfulness;
 
   bool hasReferences() const { return !referencePath.isEmpty(); }
+  bool hasLeak() const { return !trainingTargetPath.isEmpty(); }
   bool hasFaithfulness() const { return !faithfulness.empty(); }
   bool isEmpty() const { return evaluations.empty(); }
 };

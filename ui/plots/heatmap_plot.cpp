@@ -373,7 +373,8 @@ QString HeatmapPlot::toolTipAt(const QPoint& position) const {
       tr("source: %1\ntarget: %2\n%3: %4")
           .arg(source, readableToken(matrix_.targetTokens[row], row == 0), valueName_, shown);
   if (matrix_.isPossibleLink(row, column)) tip += tr(" (possible link, drawn at half weight)");
-  if (matrix_.isCopied(row)) tip += QLatin1Char('\n') + matrix_.copyNotes[row];
+  if (row < matrix_.copyNotes.size() && !matrix_.copyNotes[row].isEmpty())
+    tip += QLatin1Char('\n') + matrix_.copyNotes[row];
   if (isForced(row)) tip += tr("\nforced: your choice, not the model's; Reset (Home) undoes it");
   if (isEdited(row))
     tip +=

@@ -87,8 +87,9 @@ QTableWidgetItem* metricItem(const QString& text) {
 }
 
 // The metrics table's columns; the faithfulness ones show when a run measured them.
-constexpr int kFirstFaithfulnessColumn = 7;
-constexpr int kMetricColumns = 13;
+constexpr int kLeakColumn = 3;
+constexpr int kFirstFaithfulnessColumn = 8;
+constexpr int kMetricColumns = 14;
 
 // A faithfulness figure, or n/a with the reason as its tooltip (`why`: the model's own words).
 QTableWidgetItem* faithfulnessItem(double value, const std::string& why, bool percent) {
@@ -115,6 +116,13 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   auto* chooseReference = new QPushButton(tr("Open reference…"), this);
   clearReference_ = new QPushButton(tr("No reference"), this);
   clearReference_->setToolTip(tr("Measure the attention only: BLEU needs a reference"));
+  trainingTargetLabel_ = new QLabel(this);
+  auto* chooseTrainingTarget = new QPushButton(tr("Open training target…"), this);
+  chooseTrainingTarget->setToolTip(
+      tr("The target side of the models' training corpus (train.de.gz for the shipped models): "
+         "the Leak column counts output words that are source words it never has"));
+  clearTrainingTarget_ = new QPushButton(tr("No training target"), this);
+  clearTrainingTarget_->setToolTip(tr("Do not count source words left in the output"));
   modelList_ = new QListWidget(this);
   modelList_->setFlow(QListView::LeftToRight);
   modelList_->setWrapping(true);
@@ -134,14 +142,16 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
 
   plot_ = new LengthPlot(this);
   metrics_ = new QTableWidget(0, kMetricColumns, this);
-  metrics_->setHorizontalHeaderLabels({tr("Model"), tr("BLEU"), tr("<unk> lines"), tr("Entropy"),
-                                       tr("</s> sink"), tr("Diagonality"), tr("Coverage"),
-                                       tr("τ (IG)"), tr("τ (LOO)"), tr("TVD perm."),
+  metrics_->setHorizontalHeaderLabels({tr("Model"), tr("BLEU"), tr("<unk> lines"), tr("Leak"),
+                                       tr("Entropy"), tr("</s> sink"), tr("Diagonality"),
+                                       tr("Coverage"), tr("τ (IG)"), tr("τ (LOO)"), tr("TVD perm."),
                                        tr("TVD unif."), tr("Argmax perm."), tr("Argmax unif.")});
   const QStringList metricTips = {
       tr("The model"),
       tr("Corpus BLEU of its greedy translations against the reference"),
       tr("Translations with an <unk> left after copying source words"),
+      tr("Share of output words left in the source language: words written in lowercase in the "
+         "source and found nowhere in the training target text (open it above to measure)"),
       tr("Mean attention entropy per step, in nats: 0 looks at one word"),
       tr("Mean share of attention on </s> at the steps before the last"),
       tr("Mean |argmax position / source length − step / target length|: 0 on the diagonal"),
@@ -210,6 +220,10 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   files->addWidget(referenceLabel_, 1, 1);
   files->addWidget(chooseReference, 1, 2);
   files->addWidget(clearReference_, 1, 3);
+  files->addWidget(new QLabel(tr("Training target:"), this), 2, 0);
+  files->addWidget(trainingTargetLabel_, 2, 1);
+  files->addWidget(chooseTrainingTarget, 2, 2);
+  files->addWidget(clearTrainingTarget_, 2, 3);
   files->setColumnStretch(1, 1);
   auto* runRow = new QHBoxLayout;
   runRow->addWidget(run_);
@@ -270,6 +284,9 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   connect(chooseSource, &QPushButton::clicked, this, &CorpusView::chooseSource);
   connect(chooseReference, &QPushButton::clicked, this, &CorpusView::chooseReference);
   connect(clearReference_, &QPushButton::clicked, this, [this] { setFiles(source_, QString()); });
+  connect(chooseTrainingTarget, &QPushButton::clicked, this, &CorpusView::chooseTrainingTarget);
+  connect(clearTrainingTarget_, &QPushButton::clicked, this,
+          [this] { setTrainingTarget(QString()); });
   connect(run_, &QPushButton::clicked, this, &CorpusView::run);
   connect(cancel_, &QPushButton::clicked, this, &CorpusView::cancel);
   connect(modelList_, &QListWidget::itemChanged, this, &CorpusView::updateButtons);
@@ -281,6 +298,7 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
 
   const AppSettings settings;
   setFiles(settings.corpusSource(), settings.corpusReference());
+  setTrainingTarget(settings.corpusTrainingTarget());
 }
 
 CorpusView::~CorpusView() {
@@ -316,6 +334,20 @@ void CorpusView::setFiles(const QString& source, const QString& reference) {
   updateButtons();
 }
 
+void CorpusView::setTrainingTarget(const QString& path) {
+  trainingTarget_ = path;
+  trainingTargetLabel_->setText(path.isEmpty() ? tr("none (no leak share)") : path);
+  AppSettings().setCorpusTrainingTarget(path);
+  updateButtons();
+}
+
+void CorpusView::chooseTrainingTarget() {
+  const QString path = askOpenPath(
+      this, AppSettings::Folder::Corpus, tr("Open the target side of the training corpus"),
+      tr(kTextFilter), trainingTarget_.isEmpty() ? reference_ : trainingTarget_);
+  if (!path.isEmpty()) setTrainingTarget(path);
+}
+
 void CorpusView::chooseSource() {
   const QString path = askOpenPath(this, AppSettings::Folder::Corpus, tr("Open source sentences"),
                                    tr(kTextFilter), source_);
@@ -336,6 +368,7 @@ void CorpusView::updateButtons() {
   run_->setEnabled(!isRunning() && anyModel && !source_.isEmpty());
   cancel_->setEnabled(isRunning());
   clearReference_->setEnabled(!reference_.isEmpty());
+  clearTrainingTarget_->setEnabled(!trainingTarget_.isEmpty());
   exportPlot_->setEnabled(!report_.isEmpty() && report_.hasReferences());
   exportTables_->setEnabled(!report_.isEmpty());
 }
@@ -345,6 +378,7 @@ void CorpusView::run() {
   CorpusRequest request;
   request.sourcePath = source_;
   request.referencePath = reference_;
+  request.trainingTargetPath = trainingTarget_;
   request.faithfulness = faithfulness_->isChecked();
   for (int i = 0; i < modelList_->count(); ++i) {
     const QListWidgetItem* item = modelList_->item(i);
@@ -434,11 +468,21 @@ void CorpusView::fillMetrics() {
                                                          : QStringLiteral("–")));
     const UnknownWordOutcome& unknown = e.unknown_words == UnknownWords::kCopy ? e.copy : e.keep;
     metrics_->setItem(row, 2, metricItem(QString::number(unknown.sentences_with_unknown)));
+    auto* leak =
+        metricItem(e.has_leak ? QString::number(unknown.leak.percent(), 'f', 2) + QLatin1Char('%')
+                              : QStringLiteral("–"));
+    leak->setToolTip(e.has_leak ? tr("%1 of %2 output words; %3 of %4 translations have one")
+                                      .arg(unknown.leak.leaked_words)
+                                      .arg(unknown.leak.output_words)
+                                      .arg(unknown.leak.sentences_with_leak)
+                                      .arg(e.sentences.size())
+                                : tr("Open the training target above to measure it"));
+    metrics_->setItem(row, kLeakColumn, leak);
     const AttentionMetrics& a = e.attention;
-    metrics_->setItem(row, 3, figure(e.has_attention, a.mean_entropy()));
-    metrics_->setItem(row, 4, figure(e.has_attention, a.mean_end_sink()));
-    metrics_->setItem(row, 5, figure(e.has_attention, a.mean_diagonality()));
-    metrics_->setItem(row, 6, figure(e.has_attention, a.mean_coverage_spread()));
+    metrics_->setItem(row, 4, figure(e.has_attention, a.mean_entropy()));
+    metrics_->setItem(row, 5, figure(e.has_attention, a.mean_end_sink()));
+    metrics_->setItem(row, 6, figure(e.has_attention, a.mean_diagonality()));
+    metrics_->setItem(row, 7, figure(e.has_attention, a.mean_coverage_spread()));
     if (!e.has_attention)
       metrics_->item(row, 0)->setToolTip(tr("No attention: no attention figures"));
     if (m < report_.faithfulness.size()) {

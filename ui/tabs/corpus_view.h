@@ -39,6 +39,8 @@ class CorpusView : public QWidget, public ExportTarget {
   void addModel(const QString& key, const QString& path, bool checked = true);
   /// The test set; `reference` may be empty (then no BLEU).
   void setFiles(const QString& source, const QString& reference);
+  /// The target side of the models' training corpus; empty: the leak share is not measured.
+  void setTrainingTarget(const QString& path);
   /// Runs the checked models on the files, as the Run button does.
   void run();
   void cancel();
@@ -79,6 +81,7 @@ class CorpusView : public QWidget, public ExportTarget {
  private:
   void chooseSource();
   void chooseReference();
+  void chooseTrainingTarget();
   void exportPlotDialog();
   void exportTablesDialog();
   void updateButtons();
@@ -95,12 +98,14 @@ class CorpusView : public QWidget, public ExportTarget {
   CorpusWorker* worker_ = nullptr;  // lives on thread_
   quint64 generation_ = 0;          // of the running request; 0 when none runs
   quint64 shownGeneration_ = 0;     // of the run whose results are shown
-  QString source_, reference_;
+  QString source_, reference_, trainingTarget_;
   CorpusReport report_;
 
   QLabel* sourceLabel_ = nullptr;
   QLabel* referenceLabel_ = nullptr;
   QPushButton* clearReference_ = nullptr;
+  QLabel* trainingTargetLabel_ = nullptr;
+  QPushButton* clearTrainingTarget_ = nullptr;
   QListWidget* modelList_ = nullptr;
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;

@@ -59,9 +59,10 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   QFont big = output_->font();
   big.setPointSizeF(big.pointSizeF() * 1.25);
   output_->setFont(big);
-  // Copied words are links only to say where they came from when the mouse is on them.
+  // Copied words and kept "<unk>"s are links only to say where they came from, or why they
+  // stayed, when the mouse is on them.
   connect(output_, &QLabel::linkHovered, this, [this](const QString& link) {
-    const QString note = copyNoteOfLink(shown_, link);
+    const QString note = unknownWordNoteOfLink(shown_, link);
     if (note.isEmpty())
       QToolTip::hideText();
     else

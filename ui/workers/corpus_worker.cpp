@@ -36,6 +36,14 @@ void CorpusWorker::run(quint64 generation, const CorpusRequest& request) {
     CorpusReport report;
     report.sourcePath = request.sourcePath;
     report.referencePath = request.referencePath;
+    report.trainingTargetPath = request.trainingTargetPath;
+    TargetLexicon lexicon;
+    if (report.hasLeak()) {
+      const std::string path = request.trainingTargetPath.toStdString();
+      lexicon = TargetLexicon::from_file(path);
+      if (lexicon.empty())
+        throw std::invalid_argument("training target '" + path + "' holds no words");
+    }
     report.models = request.models;
     const std::string source = request.sourcePath.toStdString();
     std::vector<std::string> references;
@@ -61,10 +69,12 @@ void CorpusWorker::run(quint64 generation, const CorpusRequest& request) {
       try {
         const Translator& t = translator(request.paths.value(m));
         e = evaluate_corpus(
-            t, report.sources, references, TranslationOptions{}, [&](size_t done, size_t) {
+            t, report.sources, references, TranslationOptions{},
+            [&](size_t done, size_t) {
               Q_EMIT progress(generation, before + static_cast<int>(done), total, model);
               return !obsolete(generation);
-            });
+            },
+            &lexicon);
         if (!e.cancelled && request.faithfulness) {
           const QString label = tr("%1: faithfulness").arg(model);
           Q_EMIT progress(generation, before + sentences, total, label);

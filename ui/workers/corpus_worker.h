@@ -20,6 +20,9 @@ struct CorpusRequest {
   QStringList paths;   // each model's file
   QString sourcePath;
   QString referencePath;  // empty: no BLEU
+  // The target side of the training corpus: source words left in the output are counted
+  // against it (source_leak.h). Empty: not measured.
+  QString trainingTargetPath;
   // Also measure whether attention explains the output (faithfulness.h): seconds a sentence.
   bool faithfulness = false;
 };

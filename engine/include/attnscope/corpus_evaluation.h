@@ -8,6 +8,7 @@
 
 #include "attnscope/attention_metrics.h"
 #include "attnscope/bleu.h"
+#include "attnscope/source_leak.h"
 #include "attnscope/translator.h"
 
 namespace attnscope {
@@ -17,6 +18,7 @@ struct UnknownWordOutcome {
   BleuScore bleu;
   size_t sentences_with_unknown = 0;
   size_t unknown_tokens = 0;
+  LeakShare leak;  // source words left in the output; measured only with a TargetLexicon
 };
 
 struct SentenceEvaluation {
@@ -26,6 +28,7 @@ struct SentenceEvaluation {
   AttentionMetrics attention;       // of this sentence's matrix alone
   size_t unknown = 0;               // "<unk>" left in the translation
   size_t copied = 0;                // "<unk>" replaced by source words
+  size_t leaked = 0;                // source words left in the translation (with a lexicon)
 };
 
 struct CorpusEvaluation {
@@ -44,6 +47,7 @@ struct CorpusEvaluation {
   // Over every sentence; empty for a model without attention (has_attention false).
   AttentionMetrics attention;
   bool has_attention = true;
+  bool has_leak = false;  // a TargetLexicon was given: keep.leak, copy.leak and leaked are measured
   std::vector<SentenceEvaluation> sentences;
   std::vector<Translation> translations;  // as `unknown_words` asks
 };
@@ -57,12 +61,15 @@ using CorpusProgress = std::function<bool(size_t done, size_t total)>;
 /// Greedy search decodes batches of sentences of similar length. Words compare as the model's
 /// tokenizer splits them (lowercased for attnscope's tokenizer, as typed for "whitespace");
 /// subword pieces are joined into words first, and the attention measures use the word view of
-/// subword models, so word and subword models compare. Throws std::invalid_argument when there
-/// are references and their count differs.
+/// subword models, so word and subword models compare. With a non-empty `lexicon` (the target
+/// side of the model's training corpus) the source words left in the output are counted
+/// (source_leak.h). Throws std::invalid_argument when there are references and their count
+/// differs.
 CorpusEvaluation evaluate_corpus(const Translator& translator,
                                  const std::vector<std::string>& sources,
                                  const std::vector<std::string>& references,
                                  const TranslationOptions& options,
-                                 const CorpusProgress& progress = {});
+                                 const CorpusProgress& progress = {},
+                                 const TargetLexicon* lexicon = nullptr);
 
 }  // namespace attnscope

@@ -22,6 +22,11 @@ std::vector<std::string> tokenize(std::string_view utf8);
 /// check, since lowercasing may change a word's letters in rare scripts.
 std::vector<std::string> tokenize_keeping_case(std::string_view utf8);
 
+/// True for a word written in lowercase letters: at least one letter that has case, none in
+/// upper- or titlecase, and no digit ("bluish", "café"; not "Zürich", "FedEx", "B2", "東京",
+/// which has no case). How a source word tells a common word from a name or a number.
+bool is_lowercase_word(std::string_view utf8);
+
 /// Splits text on ASCII whitespace, keeping everything else as it is (case, punctuation): the
 /// "whitespace" tokenizer of TorchScript models and of pre-tokenised files.
 std::vector<std::string> split_on_whitespace(std::string_view text);

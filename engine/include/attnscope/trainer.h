@@ -72,6 +72,12 @@ struct TrainOptions {
 /// dropout (TaskSpec), writing to `output_path`. Throws std::invalid_argument for an unknown task.
 TrainOptions task_options(const std::string& name, const std::string& output_path);
 
+/// The language a corpus file is in, as its name says: the last dot-separated part before an
+/// optional ".gz" when it is two lowercase ASCII letters, an ISO 639-1 code ("train.fr.gz" →
+/// "fr", "europarl-v7.de-en.de" → "de"); "" when the name does not say ("corpus.txt",
+/// "train.src").
+std::string language_of_corpus_file(const std::string& path);
+
 struct TrainProgress {
   int epoch = 0;
   int epochs = 0;

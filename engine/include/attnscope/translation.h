@@ -7,12 +7,17 @@ namespace attnscope {
 
 /// What becomes of the unknown-word token ("<unk>") in a translation.
 enum class UnknownWords {
-  // Replaced by the source token its attention row weighs most, as typed (Luong et al. 2015).
-  // The appended end token is never copied: when it weighs most, the runner-up (the word that
-  // weighs most) is; kept only when the source has no word at all.
+  // Replaced by the unknown source name or number (a word the source vocabulary lacks, not
+  // written in lowercase) that its attention row weighs most, as typed (Luong et al. 2015).
+  // Kept when there is none, or the row gives each less than
+  // TranslationOptions::min_copy_attention: copying an English word, known or rare, put English
+  // into the translation (see copy_unknown_words).
   kCopy,
   kKeep,  // left as the model emitted it
 };
+
+/// The default of TranslationOptions::min_copy_attention, chosen on the validation set.
+inline constexpr float kMinCopyAttention = 0.05f;
 
 struct TranslationOptions {
   int beam_size = 1;            // 1 = greedy search
@@ -28,6 +33,9 @@ struct TranslationOptions {
   float max_length_ratio = 2.0f;  // at most ratio * source tokens + max_length_extra outputs
   int max_length_extra = 10;
   UnknownWords unknown_words = UnknownWords::kCopy;
+  // kCopy: the least weight an unknown source word needs in the step's attention row to be
+  // copied (README, Unknown words, says how kMinCopyAttention was measured).
+  float min_copy_attention = kMinCopyAttention;
 };
 
 /// The attention of every layer and head at one output step, for models that have several
@@ -62,15 +70,32 @@ struct SourceText {
   int kept_length = 0;      // tokens after truncation, without "</s>"
 };
 
-/// An output "<unk>" replaced by a source token (UnknownWords::kCopy).
+/// An output "<unk>" replaced by an unknown source word (UnknownWords::kCopy).
 struct CopiedWord {
-  int target = 0;              // index into Translation::tokens
-  int source = 0;              // index into SourceText::tokens
-  float attention = 0.0f;      // the weight of that source token in the step's attention row
-  float end_attention = 0.0f;  // the weight of the appended end token in that row (0: none)
+  int target = 0;          // index into Translation::tokens
+  int source = 0;          // index into SourceText::tokens
+  float attention = 0.0f;  // the weight of that source word in the step's attention row
+  // The source token the row weighs most, and its weight: a known word (or the end token) when
+  // the copied word is not the row's peak.
+  int peak = 0;
+  float peak_attention = 0.0f;
+};
 
-  /// The row weighed the end token more than any word: `source` is the runner-up.
-  bool end_weighed_more() const { return end_attention > attention; }
+/// An output "<unk>" that copying left as it is (UnknownWords::kCopy), and why.
+struct KeptUnknown {
+  enum class Reason {
+    kNoUnknownWord,      // every source word is in the vocabulary: the model could not
+                         // translate a word it knows
+    kOnlyCommonWords,    // the unknown words are lowercase words (English), not names or numbers
+    kTooLittleAttention  // the row gives every unknown name or number less than the threshold
+  };
+  int target = 0;  // index into Translation::tokens
+  Reason reason = Reason::kNoUnknownWord;
+  // The unknown source word the row weighs most among those the reason is about; -1 for
+  // kNoUnknownWord.
+  int source = -1;
+  float attention = 0.0f;  // its weight (0 when source is -1)
+  float threshold = 0.0f;  // the least weight copying needed
 };
 
 struct Translation {
@@ -90,8 +115,10 @@ struct Translation {
   std::string subword_marker;
   std::string end_token = "</s>";       // the model's end-of-sentence token
   std::string unknown_token = "<unk>";  // the model's unknown-word token
-  // The unknown tokens replaced by source words, in output order (empty with UnknownWords::kKeep).
+  // The unknown tokens replaced by source words, in output order (empty with UnknownWords::kKeep),
+  // and those copying left, with the reason.
   std::vector<CopiedWord> copied;
+  std::vector<KeptUnknown> kept_unknown;
 
   /// The output words without the end token, pieces of a word joined.
   std::vector<std::string> words() const;
@@ -151,12 +178,14 @@ struct Step {
   bool forced = false;                // the token was chosen by the caller, not the argmax
 };
 
-/// Replaces every unknown token of `t` by the source token, as typed, that its attention row
-/// weighs most among the tokens before the appended end token, and records it in t.copied
-/// with the end token's weight. Rows use the model's own attention (for several heads: the mean
-/// of the last layer's). Keeps the unknown token when there is no typed source token to copy,
-/// and does nothing when t.copied is not empty (copied already).
-void copy_unknown_words(Translation& t);
+/// Replaces every unknown token of `t` by the unknown source word (t.source.unknown) that is no
+/// lowercase word (is_lowercase_word: a name or a number), as typed, that its attention row
+/// weighs most, when that weight is at least `min_attention`, and records it in t.copied;
+/// otherwise keeps the unknown token and records why in t.kept_unknown. Rows use
+/// the model's own attention (for several heads: the mean of the last layer's). A source without
+/// typed tokens (read from an attention file) has nothing to copy. Does nothing when t has been
+/// through it already (t.copied or t.kept_unknown not empty).
+void copy_unknown_words(Translation& t, float min_attention = kMinCopyAttention);
 
 /// Attention entropy −Σ a log a in nats (0 for a one-hot row, log n for a uniform one).
 float attention_entropy(const std::vector<float>& row);

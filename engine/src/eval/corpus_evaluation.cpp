@@ -91,8 +91,8 @@ std::vector<Translation> translate_in_batches(const Translator& translator,
 CorpusEvaluation evaluate_corpus(const Translator& translator,
                                  const std::vector<std::string>& sources,
                                  const std::vector<std::string>& references,
-                                 const TranslationOptions& options,
-                                 const CorpusProgress& progress) {
+                                 const TranslationOptions& options, const CorpusProgress& progress,
+                                 const TargetLexicon* lexicon) {
   const bool scored = !references.empty() || sources.empty();
   if (scored && sources.size() != references.size())
     ATTNSCOPE_THROW_INVALID_ARGUMENT(sources.size(), " source sentences but ", references.size(),
@@ -110,20 +110,28 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
       translate_in_batches(translator, sources, keep_options, progress, &result.cancelled);
   if (result.cancelled) return result;
   std::vector<Translation> copied = kept;
-  for (auto& t : copied) copy_unknown_words(t);
+  for (auto& t : copied) copy_unknown_words(t, options.min_copy_attention);
 
   const bool as_typed = translator.info().tokenizer == "whitespace";
   const auto split = [as_typed](const std::string& text) {
     return as_typed ? split_on_whitespace(text) : tokenize(text);
   };
   std::vector<std::vector<std::string>> reference_words, kept_words, copied_words;
-  std::vector<size_t> kept_unknown, copied_unknown;
+  std::vector<size_t> kept_unknown, copied_unknown, kept_leaked, copied_leaked;
+  result.has_leak = lexicon != nullptr && !lexicon->empty();
   for (size_t i = 0; i < sources.size(); ++i) {
     if (scored) reference_words.push_back(split(references[i]));
     kept_words.push_back(comparable_words(kept[i].words(), as_typed));
     copied_words.push_back(comparable_words(copied[i].words(), as_typed));
     kept_unknown.push_back(count_unknown(kept[i]));
     copied_unknown.push_back(count_unknown(copied[i]));
+    if (result.has_leak) {
+      // The source as typed, split as the model splits it: case tells a name from a word.
+      const std::vector<std::string> typed =
+          as_typed ? split_on_whitespace(sources[i]) : tokenize_keeping_case(sources[i]);
+      kept_leaked.push_back(leaked_words(typed, kept_words.back(), *lexicon).size());
+      copied_leaked.push_back(leaked_words(typed, copied_words.back(), *lexicon).size());
+    }
   }
   if (scored) {
     result.keep = outcome(kept_words, reference_words, kept_unknown);
@@ -131,6 +139,10 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
   } else {  // no BLEU, but the unknown words left are known all the same
     result.keep = outcome({}, {}, kept_unknown);
     result.copy = outcome({}, {}, copied_unknown);
+  }
+  for (size_t i = 0; i < kept_leaked.size(); ++i) {
+    result.keep.leak.add(kept_leaked[i], kept_words[i].size());
+    result.copy.leak.add(copied_leaked[i], copied_words[i].size());
   }
   const bool copy = options.unknown_words == UnknownWords::kCopy;
   result.bleu = copy ? result.copy.bleu : result.keep.bleu;
@@ -155,6 +167,7 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
     add_attention(t, s.attention);
     s.unknown = copy ? copied_unknown[i] : kept_unknown[i];
     s.copied = t.copied.size();
+    if (result.has_leak) s.leaked = copy ? copied_leaked[i] : kept_leaked[i];
     result.attention.add(s.attention);
     const size_t b = length_bucket_of(s.source_words);
     bucket_hypotheses[b].push_back(hypotheses[i]);

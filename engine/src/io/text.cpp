@@ -75,6 +75,19 @@ std::vector<std::string> tokenize_keeping_case(std::string_view utf8) {
   return split_into_tokens(normalized(utf8, false));
 }
 
+bool is_lowercase_word(std::string_view utf8) {
+  const icu::UnicodeString text = icu::UnicodeString::fromUTF8(
+      icu::StringPiece(utf8.data(), static_cast<int32_t>(utf8.size())));
+  bool cased = false;
+  for (int32_t i = 0; i < text.length();) {
+    const UChar32 c = text.char32At(i);
+    i += U16_LENGTH(c);
+    if (u_isdigit(c) || u_isupper(c) || u_istitle(c)) return false;
+    cased = cased || u_hasBinaryProperty(c, UCHAR_CASED);
+  }
+  return cased;
+}
+
 std::string join_tokens(const std::vector<std::string>& tokens) {
   std::string out;
   for (const auto& token : tokens) {

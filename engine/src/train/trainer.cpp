@@ -1,5 +1,6 @@
 #include "attnscope/trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -744,6 +745,18 @@ class Trainer {
 };
 
 }  // namespace
+
+std::string language_of_corpus_file(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".gz") == 0) name.resize(name.size() - 3);
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return "";
+  const std::string code = name.substr(dot + 1);
+  const bool letters =
+      std::all_of(code.begin(), code.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  // Two letters (ISO 639-1) only: three-letter endings are mostly not languages (src, tgt, txt).
+  return letters && code.size() == 2 ? code : "";
+}
 
 TrainOptions task_options(const std::string& name, const std::string& output_path) {
   const TaskSpec& task = training_task(name);
