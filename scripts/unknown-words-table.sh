@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Prints the README's table of unknown words: for every shipped model (or every MODEL_FILE
-# given), test BLEU greedy and beam 5 with `--unk keep` and `--unk copy`, and the share of output
-# sentences holding <unk>. One eval per model and search gives both ways (copying only relabels
-# the model's <unk>).
+# given), test BLEU greedy and beam 5 with `--unk keep`, with the copying rule of 0.9.0
+# (`--copy-any`: the source word the attention weighs most, whatever it is) and with today's
+# (only an unknown name or number), and for each the leak share: output words that are
+# lowercase source words the German training text never has. Two evals per model and search
+# (copying only relabels the model's <unk>, so each gives keep and one copy rule).
 #
 #   scripts/unknown-words-table.sh [DATA_DIR] [CLI] [MODEL_FILE...]
-#     DATA_DIR default ../shared/data/multi30k (test_2016_flickr.en.gz / .de.gz)
+#     DATA_DIR default ../shared/data/multi30k (test_2016_flickr.en.gz / .de.gz, train.de.gz)
 #     CLI      default build/app/attnscope-cli
 #     MODEL_FILE e.g. runs/*-sp8000.attnmodel (subword models not shipped); named by file name
 set -euo pipefail
@@ -15,15 +17,18 @@ cli=${2:-build/app/attnscope-cli}
 shift 2 2>/dev/null || shift $#
 src=$data/test_2016_flickr.en.gz
 ref=$data/test_2016_flickr.de.gz
+train=$data/train.de.gz
 
-# "--unk copy: BLEU 35.91, 1 of 1000 sentences with <unk> (1 <unk> in all)" → "35.91 0.1%"
-bleu_and_share() {
-  sed -n "s/^--unk $1: BLEU \([0-9.]*\), \([0-9]*\) of \([0-9]*\) sentences.*/\1 \2 \3/p" |
-    awk '{ printf "%s %.1f%%\n", $1, 100 * $2 / $3 }'
+# eval --json → "BLEU LEAK%" for --unk $1 (copy or keep)
+bleu_and_leak() {
+  python3 -c '
+import json, sys
+m = json.load(sys.stdin)["models"][0]["unknown_words"][sys.argv[1]]
+print("%.2f %.2f%%" % (m["bleu"], m["leak"]["percent"]))' "$1"
 }
 
-echo "| model | BLEU greedy, keep | greedy, copy | beam 5, keep | beam 5, copy | sentences with <unk>, greedy: keep → copy | beam 5: keep → copy |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
+echo "| model | greedy: keep | copy, 0.9.0 | copy, names only | beam 5: keep | copy, 0.9.0 | copy, names only | leak, greedy: keep / 0.9.0 / names only | leak, beam 5 |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 choices=()  # "--score NAME" or "--model FILE", one per line
 if [ $# -gt 0 ]; then
   for file in "$@"; do choices+=("--model $file"); done
@@ -36,11 +41,18 @@ for choice in "${choices[@]}"; do
   read -r option value <<<"$choice"
   model=$value
   [ "$option" = --model ] && model=$(basename "$value" .attnmodel)
-  greedy=$("$cli" eval "$option" "$value" --src "$src" --ref "$ref")
-  beam=$("$cli" eval "$option" "$value" --src "$src" --ref "$ref" --beam 5)
-  read -r gk gk_share < <(bleu_and_share keep <<<"$greedy")
-  read -r gc gc_share < <(bleu_and_share copy <<<"$greedy")
-  read -r bk bk_share < <(bleu_and_share keep <<<"$beam")
-  read -r bc bc_share < <(bleu_and_share copy <<<"$beam")
-  echo "| \`$model\` | $gk | $gc | $bk | $bc | $gk_share → $gc_share | $bk_share → $bc_share |"
+  row="| \`$model\`"
+  leaks=()
+  for beam in 1 5; do
+    eval=("$cli" eval "$option" "$value" --src "$src" --ref "$ref" --train-tgt "$train" --json
+      --beam "$beam")
+    today=$("${eval[@]}")
+    before=$("${eval[@]}" --copy-any)
+    read -r keep keep_leak < <(bleu_and_leak keep <<<"$today")
+    read -r any any_leak < <(bleu_and_leak copy <<<"$before")
+    read -r names names_leak < <(bleu_and_leak copy <<<"$today")
+    row+=" | $keep | $any | $names"
+    leaks+=("$keep_leak / $any_leak / $names_leak")
+  done
+  echo "$row | ${leaks[0]} | ${leaks[1]} |"
 done

@@ -41,7 +41,7 @@ struct EvalOptions {
   float coverage_penalty = 0.0f;
   int threads = 0;
   UnknownWords unknown_words = UnknownWords::kCopy;  // which BLEU the first line gives
-  float min_copy_attention = kMinCopyAttention;
+  CopyRule copy_rule;
   std::string train_target;  // the target side of the training corpus: leaked source words
   bool by_length = false;
   bool metrics = false;
@@ -386,7 +386,7 @@ int run(const EvalOptions& o) {
   TranslationOptions options;
   options.beam_size = o.beam;
   options.unknown_words = o.unknown_words;
-  options.min_copy_attention = o.min_copy_attention;
+  options.copy_rule = o.copy_rule;
   options.gnmt_alpha = o.length_penalty;
   options.coverage_penalty = o.coverage_penalty;
   std::string penalties;  // the summary line names only the penalties given
@@ -490,11 +490,14 @@ Action add_eval_command(CLI::App& app) {
                  "--faithfulness: integrated gradients' steps (default 32)")
       ->check(CLI::Range(1, AttributionOptions::kMaxIgSteps));
   add_unknown_words_option(app, o->unknown_words);
-  app.add_option("--copy-threshold", o->min_copy_attention,
+  app.add_option("--copy-threshold", o->copy_rule.min_attention,
                  "--unk copy: the least attention an unknown source word needs to be copied "
                  "(default " +
                      figure(kMinCopyAttention, "%g") + ")")
       ->check(CLI::Range(0.0f, 1.0f));
+  app.add_flag("--copy-any", o->copy_rule.any_word,
+               "--unk copy: the rule of attnscope 0.9.0, to compare: the source word the "
+               "attention weighs most, known or not (its runner-up when that is </s>)");
   app.add_option("--train-tgt", o->train_target,
                  "target side of the model's training corpus: --metrics counts the source words "
                  "left in the output that it never has");

@@ -102,9 +102,23 @@ TEST(CopyUnknownWords, ANameTheRowBarelyLooksAtIsNotCopied) {
   EXPECT_EQ(t.tokens[1], "Angela");  // row 1 is well above it
 
   Translation any = hand_built(rows);
-  copy_unknown_words(any, 0.0f);  // no threshold: the name weighed most, however little
+  copy_unknown_words(any,
+                     CopyRule{0.0f, false});  // no threshold: the name weighed most, however little
   EXPECT_EQ(any.tokens[0], "Merkel");
   EXPECT_TRUE(any.kept_unknown.empty());
+}
+
+TEST(CopyUnknownWords, TheRuleOfZeroNineZeroCopiesTheMostAttendedWordKnownOrNot) {
+  std::vector<std::vector<float>> rows = kToMerkelThenAngela;
+  rows[0] = {0.05f, 0.1f, 0.25f, 0.6f};  // the end token most, then the known "lacht"
+  Translation t = hand_built(rows);
+  t.source.typed[1] = "merkel";  // lowercase: the names-only rule would not copy it
+  copy_unknown_words(t, CopyRule{kMinCopyAttention, true});
+  EXPECT_EQ(t.tokens, (std::vector<std::string>{"lacht", "Angela", "lacht", "</s>"}));
+  ASSERT_EQ(t.copied.size(), 2u);
+  EXPECT_EQ(t.copied[0].source, 2);  // a known word, the runner-up to the end token
+  EXPECT_EQ(t.copied[0].peak, 3);
+  EXPECT_TRUE(t.kept_unknown.empty());
 }
 
 TEST(CopyUnknownWords, AnEmptySentenceASecondCallAndASourceWithoutTypedWordsChangeNothing) {

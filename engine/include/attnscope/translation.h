@@ -10,14 +10,25 @@ enum class UnknownWords {
   // Replaced by the unknown source name or number (a word the source vocabulary lacks, not
   // written in lowercase) that its attention row weighs most, as typed (Luong et al. 2015).
   // Kept when there is none, or the row gives each less than
-  // TranslationOptions::min_copy_attention: copying an English word, known or rare, put English
+  // CopyRule::min_attention: copying an English word, known or rare, put English
   // into the translation (see copy_unknown_words).
   kCopy,
   kKeep,  // left as the model emitted it
 };
 
-/// The default of TranslationOptions::min_copy_attention, chosen on the validation set.
+/// The default of CopyRule::min_attention, chosen on the validation set.
 inline constexpr float kMinCopyAttention = 0.05f;
+
+/// Which source word replaces an output "<unk>" (UnknownWords::kCopy).
+struct CopyRule {
+  // The least weight the word needs in the step's attention row (README, Unknown words, says how
+  // kMinCopyAttention was measured).
+  float min_attention = kMinCopyAttention;
+  // The rule of attnscope 0.9.0, for comparing (eval --copy-any): the source word the row weighs
+  // most, known or not, in any case; the runner-up when the end token weighs most; no threshold.
+  // It put English into the German wherever the model could not translate a word it knows.
+  bool any_word = false;
+};
 
 struct TranslationOptions {
   int beam_size = 1;            // 1 = greedy search
@@ -33,9 +44,7 @@ struct TranslationOptions {
   float max_length_ratio = 2.0f;  // at most ratio * source tokens + max_length_extra outputs
   int max_length_extra = 10;
   UnknownWords unknown_words = UnknownWords::kCopy;
-  // kCopy: the least weight an unknown source word needs in the step's attention row to be
-  // copied (README, Unknown words, says how kMinCopyAttention was measured).
-  float min_copy_attention = kMinCopyAttention;
+  CopyRule copy_rule;  // kCopy: which source word replaces "<unk>"
 };
 
 /// The attention of every layer and head at one output step, for models that have several
@@ -180,12 +189,13 @@ struct Step {
 
 /// Replaces every unknown token of `t` by the unknown source word (t.source.unknown) that is no
 /// lowercase word (is_lowercase_word: a name or a number), as typed, that its attention row
-/// weighs most, when that weight is at least `min_attention`, and records it in t.copied;
-/// otherwise keeps the unknown token and records why in t.kept_unknown. Rows use
-/// the model's own attention (for several heads: the mean of the last layer's). A source without
-/// typed tokens (read from an attention file) has nothing to copy. Does nothing when t has been
-/// through it already (t.copied or t.kept_unknown not empty).
-void copy_unknown_words(Translation& t, float min_attention = kMinCopyAttention);
+/// weighs most, when that weight is at least rule.min_attention, and records it in t.copied;
+/// otherwise keeps the unknown token and records why in t.kept_unknown. rule.any_word: the rule
+/// of 0.9.0 instead (CopyRule). Rows use the model's own attention (for several heads: the mean
+/// of the last layer's). A source without typed tokens (read from an attention file) has nothing
+/// to copy. Does nothing when t has been through it already (t.copied or t.kept_unknown not
+/// empty).
+void copy_unknown_words(Translation& t, const CopyRule& rule = {});
 
 /// Attention entropy −Σ a log a in nats (0 for a one-hot row, log n for a uniform one).
 float attention_entropy(const std::vector<float>& row);

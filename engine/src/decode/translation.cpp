@@ -41,8 +41,34 @@ std::vector<std::vector<float>> Translation::attention_for(const AttentionChoice
   return rows;
 }
 
-void copy_unknown_words(Translation& t, float min_attention) {
+namespace {
+
+// The rule of 0.9.0 (CopyRule::any_word): the word the row weighs most among those before the
+// appended end token, known or not.
+void copy_most_attended_words(Translation& t) {
+  const auto end = static_cast<size_t>(std::max(t.source.kept_length, 0));
+  for (size_t i = 0; i < t.tokens.size() && i < t.attention.size(); ++i) {
+    if (t.tokens[i] != t.unknown_token) continue;
+    const std::vector<float>& row = t.attention[i];
+    const auto words =
+        static_cast<std::ptrdiff_t>(std::min({end, t.source.typed.size(), row.size()}));
+    if (words == 0) {
+      t.kept_unknown.push_back({static_cast<int>(i), KeptUnknown::Reason::kNoUnknownWord});
+      continue;
+    }
+    const auto best = std::max_element(row.begin(), row.begin() + words) - row.begin();
+    const auto peak = std::max_element(row.begin(), row.end());
+    t.tokens[i] = t.source.typed[static_cast<size_t>(best)];
+    t.copied.push_back({static_cast<int>(i), static_cast<int>(best), row[static_cast<size_t>(best)],
+                        static_cast<int>(peak - row.begin()), *peak});
+  }
+}
+
+}  // namespace
+
+void copy_unknown_words(Translation& t, const CopyRule& rule) {
   if (!t.copied.empty() || !t.kept_unknown.empty()) return;  // a copied word may read "<unk>"
+  if (rule.any_word) return copy_most_attended_words(t);
   // What a right copy looks like, measured on the validation set (README, Unknown words): an
   // unknown name or number is in the reference a quarter of the time, an unknown lowercase word
   // ("bluish", "thermos") one time in twenty-five, whatever its attention. So only names and
@@ -62,7 +88,7 @@ void copy_unknown_words(Translation& t, float min_attention) {
       if (best < 0 || row[s] > row[static_cast<size_t>(best)]) best = static_cast<int>(s);
     }
     const auto weight = [&row](int s) { return s < 0 ? 0.0f : row[static_cast<size_t>(s)]; };
-    if (name < 0 || !(weight(name) >= min_attention)) {
+    if (name < 0 || !(weight(name) >= rule.min_attention)) {
       KeptUnknown kept;
       kept.target = static_cast<int>(i);
       kept.reason = name >= 0   ? KeptUnknown::Reason::kTooLittleAttention
@@ -70,7 +96,7 @@ void copy_unknown_words(Translation& t, float min_attention) {
                                 : KeptUnknown::Reason::kNoUnknownWord;
       kept.source = name >= 0 ? name : word;
       kept.attention = weight(kept.source);
-      kept.threshold = min_attention;
+      kept.threshold = rule.min_attention;
       t.kept_unknown.push_back(kept);
       continue;
     }

@@ -112,8 +112,8 @@ std::vector<Translation> Translator::translate_batch(const std::vector<std::stri
   }
   const std::vector<Hypothesis> hypotheses = greedy_search(*impl_->model, ids, limits);
   for (size_t j = 0; j < hypotheses.size(); ++j)
-    results[positions[j]] = impl_->to_translation(sources[j], hypotheses[j], options.unknown_words,
-                                                  options.min_copy_attention);
+    results[positions[j]] =
+        impl_->to_translation(sources[j], hypotheses[j], options.unknown_words, options.copy_rule);
   return results;
 }
 
@@ -134,8 +134,7 @@ std::vector<Translation> Translator::translate_nbest(const std::string& sentence
     hypotheses = greedy_search(*impl_->model, {ids}, {limit});
   std::vector<Translation> results;
   for (const auto& h : hypotheses)
-    results.push_back(
-        impl_->to_translation(source, h, options.unknown_words, options.min_copy_attention));
+    results.push_back(impl_->to_translation(source, h, options.unknown_words, options.copy_rule));
   return results;
 }
 
@@ -174,7 +173,7 @@ Translation Translator::translate_with_tree(const std::string& sentence,
   // same tokens; its score is log P, not normalised).
   if (options.beam_size <= 1) return translate(sentence, options);
   return impl_->to_translation(source, hypotheses.front(), options.unknown_words,
-                               options.min_copy_attention);
+                               options.copy_rule);
 }
 
 Translation Translator::force_decode(const std::string& sentence, const std::string& target,

@@ -43,8 +43,7 @@ struct Translator::Impl {
   }
 
   Translation to_translation(const SourceText& source, const Hypothesis& h,
-                             UnknownWords unknown_words,
-                             float min_copy_attention = kMinCopyAttention) const {
+                             UnknownWords unknown_words, const CopyRule& copy_rule = {}) const {
     Translation t = empty_translation(source);
     for (int64_t id : h.tokens) t.tokens.push_back(tokens.target_token(id));
     t.probabilities = h.probabilities;
@@ -53,7 +52,7 @@ struct Translator::Impl {
     for (const auto& weights : h.heads)
       t.head_attention.push_back(head_attention(weights, source_length));
     t.score = h.score;
-    if (unknown_words == UnknownWords::kCopy) copy_unknown_words(t, min_copy_attention);
+    if (unknown_words == UnknownWords::kCopy) copy_unknown_words(t, copy_rule);
     return t;
   }
 };

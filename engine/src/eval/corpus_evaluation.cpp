@@ -110,7 +110,7 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
       translate_in_batches(translator, sources, keep_options, progress, &result.cancelled);
   if (result.cancelled) return result;
   std::vector<Translation> copied = kept;
-  for (auto& t : copied) copy_unknown_words(t, options.min_copy_attention);
+  for (auto& t : copied) copy_unknown_words(t, options.copy_rule);
 
   const bool as_typed = translator.info().tokenizer == "whitespace";
   const auto split = [as_typed](const std::string& text) {

@@ -69,8 +69,7 @@ EditedTranslation translate_with_edits(const Translator& translator, const std::
           "attention edit '" + edit.spec() + "': step " + std::to_string(edit.step + 1) +
           " is past the end of the translation (" + std::to_string(h.tokens.size()) + " steps)");
   h.score = h.log_probability;
-  result.translation =
-      impl.to_translation(source, h, options.unknown_words, options.min_copy_attention);
+  result.translation = impl.to_translation(source, h, options.unknown_words, options.copy_rule);
   return result;
 }
 
