@@ -77,6 +77,18 @@ nlohmann::json translation_json(const std::string& sentence, const Translation& 
   }
   j["copied"] = std::move(copied);
   j["copied_from"] = std::move(copied_from);
+  // The "<unk>" copying left, and why: no unknown source word, only lowercase (English) ones, or
+  // an unknown name the row barely looks at (source: its index, or null).
+  nlohmann::json kept = nlohmann::json::array();
+  for (const KeptUnknown& k : t.kept_unknown)
+    kept.push_back(
+        {{"target", k.target},
+         {"reason", k.reason == KeptUnknown::Reason::kNoUnknownWord     ? "no_unknown_word"
+                    : k.reason == KeptUnknown::Reason::kOnlyCommonWords ? "only_lowercase_words"
+                                                                        : "too_little_attention"},
+         {"source", k.source < 0 ? nlohmann::json() : nlohmann::json(k.source)},
+         {"attention", k.attention}});
+  j["kept_unknown"] = std::move(kept);
   if (!t.head_attention.empty()) {
     j["layers"] = t.layers();
     j["heads"] = t.heads();

@@ -68,6 +68,15 @@ TEST(CliScriptedModel, UnknownWordsAreCopiedOrKept) {
   EXPECT_EQ(j["tokens"], (std::vector<std::string>{"a", "Zebra", "b", "</s>"}));
   EXPECT_EQ(j["copied"], (std::vector<int>{1}));
   EXPECT_EQ(j["copied_from"], (std::vector<int>{1}));
+  EXPECT_TRUE(j["kept_unknown"].empty());
+  // A lowercase unknown word is English, not a name: kept, and the JSON says why.
+  const Outcome common = run_cli({"translate", "--model", toy, "--json", "a zebra b"});
+  expect_success(common);
+  const auto k = nlohmann::json::parse(common.out)["kept_unknown"];
+  ASSERT_EQ(k.size(), 1u) << common;
+  EXPECT_EQ(k[0]["target"], 1);
+  EXPECT_EQ(k[0]["reason"], "only_lowercase_words");
+  EXPECT_EQ(k[0]["source"], 1);
   const Outcome kept = run_cli({"translate", "--model", toy, "--unk", "keep", "a Zebra b"});
   expect_success(kept);
   EXPECT_EQ(kept.out_lines(), (std::vector<std::string>{"a <unk> b"}));
