@@ -4,9 +4,10 @@
 # (`--copy-any`: the source word the attention weighs most, whatever it is) and with today's
 # (only an unknown name or number), and for each the leak share: output words that are
 # lowercase source words the German training text never has. Two evals per model and search
-# (copying only relabels the model's <unk>, so each gives keep and one copy rule).
+# (copying only relabels the model's <unk>, so each gives keep and one copy rule). Greedy search
+# by default (~10 s a model); BEAMS="1 5" adds beam 5 (~5 minutes a model and rule).
 #
-#   scripts/unknown-words-table.sh [DATA_DIR] [CLI] [MODEL_FILE...]
+#   [BEAMS="1 5"] scripts/unknown-words-table.sh [DATA_DIR] [CLI] [MODEL_FILE...]
 #     DATA_DIR default ../shared/data/multi30k (test_2016_flickr.en.gz / .de.gz, train.de.gz)
 #     CLI      default build/app/attnscope-cli
 #     MODEL_FILE e.g. runs/*-sp8000.attnmodel (subword models not shipped); named by file name
@@ -27,8 +28,23 @@ m = json.load(sys.stdin)["models"][0]["unknown_words"][sys.argv[1]]
 print("%.2f %.2f%%" % (m["bleu"], m["leak"]["percent"]))' "$1"
 }
 
-echo "| model | greedy: keep | copy, 0.9.0 | copy, names only | beam 5: keep | copy, 0.9.0 | copy, names only | leak, greedy: keep / 0.9.0 / names only | leak, beam 5 |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+beams=(${BEAMS:-1})
+head="| model"
+rule="| ---"
+for beam in "${beams[@]}"; do
+  search=greedy
+  [ "$beam" -gt 1 ] && search="beam $beam"
+  head+=" | BLEU $search: keep | copy, 0.9.0 | copy, names only"
+  rule+=" | --- | --- | ---"
+done
+for beam in "${beams[@]}"; do
+  search=greedy
+  [ "$beam" -gt 1 ] && search="beam $beam"
+  head+=" | leak, $search: keep / 0.9.0 / names only"
+  rule+=" | ---"
+done
+echo "$head |"
+echo "$rule |"
 choices=()  # "--score NAME" or "--model FILE", one per line
 if [ $# -gt 0 ]; then
   for file in "$@"; do choices+=("--model $file"); done
@@ -43,7 +59,7 @@ for choice in "${choices[@]}"; do
   [ "$option" = --model ] && model=$(basename "$value" .attnmodel)
   row="| \`$model\`"
   leaks=()
-  for beam in 1 5; do
+  for beam in "${beams[@]}"; do
     eval=("$cli" eval "$option" "$value" --src "$src" --ref "$ref" --train-tgt "$train" --json
       --beam "$beam")
     today=$("${eval[@]}")
@@ -54,5 +70,6 @@ for choice in "${choices[@]}"; do
     row+=" | $keep | $any | $names"
     leaks+=("$keep_leak / $any_leak / $names_leak")
   done
-  echo "$row | ${leaks[0]} | ${leaks[1]} |"
+  for leak in "${leaks[@]}"; do row+=" | $leak"; done
+  echo "$row |"
 done

@@ -147,7 +147,8 @@ void MainWindow::createMenus() {
   copyUnknown_->setCheckable(true);
   copyUnknown_->setChecked(true);
   copyUnknown_->setToolTip(
-      tr("Replace each <unk> the model emits by the source word its attention weighs most"));
+      tr("Replace each <unk> the model emits by the unknown source name or number its attention "
+         "weighs most (a lowercase English word is never copied)"));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Model info"), QKeySequence(tr("Ctrl+I")), this,
