@@ -113,6 +113,7 @@ void CorpusViewTest::measuresEveryCheckedModelInPlotAndTables() {
   QCOMPARE(metrics->item(1, 0)->text(), QString("none"));
   QVERIFY(metrics->item(1, 1)->text() != QString("–"));
   QCOMPARE(metrics->item(0, 3)->text(), QString("–"));  // no training target: no leak share
+  QVERIFY(metrics->isColumnHidden(3));                  // so the plot keeps its room
   for (int c = 4; c < 8; ++c) {
     QCOMPARE(metrics->item(1, c)->text(), QString("–"));
     bool number = false;
@@ -306,6 +307,7 @@ void CorpusViewTest::trainingTargetGivesTheLeakShare() {
   QCOMPARE(e.copy.leak.leaked_words, leaked);
   QCOMPARE(e.copy.leak.output_words, words);
   QVERIFY(leaked > 0);
+  QVERIFY(!view.metricsTable()->isColumnHidden(3));
   const QString shown = view.metricsTable()->item(0, 3)->text();
   QCOMPARE(shown, QString::number(100.0 * leaked / words, 'f', 2) + "%");
   QVERIFY(view.metricsTable()->item(0, 3)->toolTip().contains(QString::number(leaked)));

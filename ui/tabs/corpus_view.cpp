@@ -170,6 +170,7 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   for (int c = 0; c < metricTips.size(); ++c)
     metrics_->horizontalHeaderItem(c)->setToolTip(metricTips[c]);
   // Shown once a run measured them: until then the plot beside the table keeps their room.
+  metrics_->setColumnHidden(kLeakColumn, true);
   for (int c = kFirstFaithfulnessColumn; c < kMetricColumns; ++c)
     metrics_->setColumnHidden(c, true);
   metrics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -502,6 +503,7 @@ void CorpusView::fillMetrics() {
           faithfulnessItem(f.uniform.argmax_changed_share(), f.uniform.unavailable, true));
     }
   }
+  metrics_->setColumnHidden(kLeakColumn, !report_.hasLeak());
   for (int c = kFirstFaithfulnessColumn; c < kMetricColumns; ++c)
     metrics_->setColumnHidden(c, !report_.hasFaithfulness());
   // The whole table in view: the plot beside it gives way, not the figures.
