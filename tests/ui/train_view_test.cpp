@@ -196,6 +196,11 @@ void TrainViewTest::tasksFillTheirDefaults() {
   QVERIFY(view_->startButton()->isEnabled());
   QCOMPARE(settings->options("m").validation_target_path, std::string("v.de"));
   QVERIFY(settings->options("m").task.empty());
+  // The language pair comes from the file names, as train --src-lang/--tgt-lang's defaults.
+  QCOMPARE(settings->options("m").model.target_language, std::string("de"));
+  settings->setCorpusFiles({"train.en.gz", "train.fr.gz", "v.en", "v.fr"});
+  QCOMPARE(settings->options("m").model.source_language, std::string("en"));
+  QCOMPARE(settings->options("m").model.target_language, std::string("fr"));
 }
 
 void TrainViewTest::snapshotTokensAreShownReadably() {

@@ -179,6 +179,10 @@ TrainOptions TrainSettings::options(const std::string& outputPath) const {
     options.target_path = paths[1].toStdString();
     options.validation_source_path = paths[2].toStdString();
     options.validation_target_path = paths[3].toStdString();
+    // The language pair the model will name, as train.fr.gz says; else en-de as before.
+    for (auto [path, language] : {std::pair{&options.source_path, &options.model.source_language},
+                                  std::pair{&options.target_path, &options.model.target_language}})
+      if (const std::string code = language_of_corpus_file(*path); !code.empty()) *language = code;
   } else {
     options.task_examples = examples_->value();
   }
