@@ -43,6 +43,7 @@ contents=$(dpkg-deb --contents "$deb" | awk '{ print $6 }')
 for file in usr/bin/attnscope usr/bin/attnscope-cli \
   usr/lib/attnscope/libattnscope_sentencepiece.so \
   usr/share/attnscope/models/{dot,general,additive,scaled_dot,cosine,location,none}.attnmodel \
+  usr/share/attnscope/models/en-fr/additive.attnmodel \
   usr/share/applications/attnscope.desktop \
   usr/share/icons/hicolor/{48x48,128x128,256x256}/apps/attnscope.png \
   usr/share/icons/hicolor/scalable/apps/attnscope.svg \
