@@ -146,6 +146,7 @@ TEST(CopyUnknownWords, AnEmptySentenceASecondCallAndASourceWithoutTypedWordsChan
   copy_unknown_words(from_a_file);
   EXPECT_EQ(from_a_file.tokens[0], "<unk>");
   EXPECT_TRUE(from_a_file.copied.empty());
+  EXPECT_TRUE(from_a_file.kept_unknown.empty());  // no reason to give: nothing was weighed
 }
 
 TEST(IsLowercaseWord, TellsCommonWordsFromNamesAndNumbers) {

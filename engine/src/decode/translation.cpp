@@ -76,6 +76,9 @@ void copy_unknown_words(Translation& t, const CopyRule& rule) {
   // model left instead of an English word in the German.
   const size_t words = std::min({static_cast<size_t>(std::max(t.source.kept_length, 0)),
                                  t.source.typed.size(), t.source.unknown.size()});
+  // No source words to weigh (a translation read from an attention file, or an empty
+  // sentence): there is no reason to give, "<unk>" stays as the model wrote it.
+  if (words == 0) return;
   std::vector<bool> common(words);
   for (size_t s = 0; s < words; ++s) common[s] = is_lowercase_word(t.source.typed[s]);
   for (size_t i = 0; i < t.tokens.size() && i < t.attention.size(); ++i) {
