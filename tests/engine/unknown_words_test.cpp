@@ -82,11 +82,15 @@ TEST(CopyUnknownWords, ALowercaseUnknownWordIsEnglishAndNeverCopied) {
   EXPECT_EQ(t.kept_unknown[1].source, 0);  // the one the row weighs most, for the note
   EXPECT_FLOAT_EQ(t.kept_unknown[1].attention, 0.6f);
 
-  // Beside a name, the name is copied even where the row weighs the common word more.
+  // Beside a name, the row's own choice decides: a name it weighs less is not copied in place of
+  // the common word ("Angela wears a bluish jacket" must not become "Angela ... Angela jacke").
   Translation mixed = hand_built(kToMerkelThenAngela);
   mixed.source.typed = {"angela", "Merkel", "lacht", "</s>"};
   copy_unknown_words(mixed);
-  EXPECT_EQ(mixed.tokens[1], "Merkel");  // row 1: 0.6 on "angela", 0.2 on "Merkel"
+  EXPECT_EQ(mixed.tokens[0], "Merkel");  // row 0: 0.7 on "Merkel"
+  EXPECT_EQ(mixed.tokens[1], "<unk>");   // row 1: 0.6 on "angela", 0.2 on "Merkel"
+  ASSERT_EQ(mixed.kept_unknown.size(), 1u);
+  EXPECT_EQ(mixed.kept_unknown[0].reason, KeptUnknown::Reason::kOnlyCommonWords);
 }
 
 TEST(CopyUnknownWords, ANameTheRowBarelyLooksAtIsNotCopied) {

@@ -45,8 +45,8 @@ QString keptNote(const Translation& t, const KeptUnknown& kept) {
   switch (kept.reason) {
     case KeptUnknown::Reason::kNoUnknownWord:
       return QObject::tr(
-          "<unk> kept: every source word is in the model's vocabulary, so the model could not "
-          "translate a word it knows; copying that English word would put English into the "
+          "<unk> kept: the model knows every source word but found no German word for this "
+          "step; copying the English word its attention weighs most would put English into the "
           "translation");
     case KeptUnknown::Reason::kOnlyCommonWords:
       return QObject::tr(

@@ -295,14 +295,15 @@ void TranslationView::showSnapshot() {
     text += tr("<br><i>Unknown words (read as &lt;unk&gt;): %1</i>")
                 .arg(unknown.join(", ").toHtmlEscaped());
     if (!snapshot.translation.copied.empty())
-      text += tr("<br><i>Where the model wrote &lt;unk&gt;, the unknown name or number its "
-                 "attention weighs most is copied (<span style='color:%1'>blue</span>, framed in "
+      text += tr("<br><i>Where the model wrote &lt;unk&gt; and its attention weighs an unknown "
+                 "name or number most, that word is copied (<span style='color:%1'>blue</span>, "
+                 "framed in "
                  "the heatmap)</i>")
                   .arg(QLatin1String(kCopiedColour));
   }
   if (!snapshot.translation.kept_unknown.empty())
-    text += tr("<br><i>A <span style='color:%1'>grey</span> &lt;unk&gt; was left: copying "
-               "would have put an English word there (point at it for why)</i>")
+    text += tr("<br><i>A <span style='color:%1'>grey</span> &lt;unk&gt; was left where no "
+               "unknown name or number could be copied (point at it for why)</i>")
                 .arg(QLatin1String(kKeptUnknownColour));
   output_->setText(text);
   showSelectedStep();

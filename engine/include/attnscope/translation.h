@@ -7,9 +7,9 @@ namespace attnscope {
 
 /// What becomes of the unknown-word token ("<unk>") in a translation.
 enum class UnknownWords {
-  // Replaced by the unknown source name or number (a word the source vocabulary lacks, not
-  // written in lowercase) that its attention row weighs most, as typed (Luong et al. 2015).
-  // Kept when there is none, or the row gives each less than
+  // Replaced by the unknown source word (one the source vocabulary lacks) that its attention
+  // row weighs most, as typed (Luong et al. 2015), when it is a name or number (not written in
+  // lowercase). Kept when there is none, when it is a lowercase word, or when it has less than
   // CopyRule::min_attention: copying an English word, known or rare, put English
   // into the translation (see copy_unknown_words).
   kCopy,
@@ -95,8 +95,8 @@ struct KeptUnknown {
   enum class Reason {
     kNoUnknownWord,      // every source word is in the vocabulary: the model could not
                          // translate a word it knows
-    kOnlyCommonWords,    // the unknown words are lowercase words (English), not names or numbers
-    kTooLittleAttention  // the row gives every unknown name or number less than the threshold
+    kOnlyCommonWords,    // the unknown word the row weighs most is lowercase (English), no name
+    kTooLittleAttention  // the unknown name the row weighs most has less than the threshold
   };
   int target = 0;  // index into Translation::tokens
   Reason reason = Reason::kNoUnknownWord;
@@ -187,9 +187,9 @@ struct Step {
   bool forced = false;                // the token was chosen by the caller, not the argmax
 };
 
-/// Replaces every unknown token of `t` by the unknown source word (t.source.unknown) that is no
-/// lowercase word (is_lowercase_word: a name or a number), as typed, that its attention row
-/// weighs most, when that weight is at least rule.min_attention, and records it in t.copied;
+/// Replaces every unknown token of `t` by the unknown source word (t.source.unknown) its
+/// attention row weighs most, as typed, when that word is no lowercase word (is_lowercase_word:
+/// a name or a number) and has at least rule.min_attention, and records it in t.copied;
 /// otherwise keeps the unknown token and records why in t.kept_unknown. rule.any_word: the rule
 /// of 0.9.0 instead (CopyRule). Rows use the model's own attention (for several heads: the mean
 /// of the last layer's). A source without typed tokens (read from an attention file) has nothing

@@ -84,29 +84,29 @@ void copy_unknown_words(Translation& t, const CopyRule& rule) {
   for (size_t i = 0; i < t.tokens.size() && i < t.attention.size(); ++i) {
     if (t.tokens[i] != t.unknown_token) continue;
     const std::vector<float>& row = t.attention[i];
-    int name = -1, word = -1;  // the unknown name (or number) and common word weighed most
-    for (size_t s = 0; s < words && s < row.size(); ++s) {
-      if (!t.source.unknown[s]) continue;
-      int& best = common[s] ? word : name;
-      if (best < 0 || row[s] > row[static_cast<size_t>(best)]) best = static_cast<int>(s);
-    }
-    const auto weight = [&row](int s) { return s < 0 ? 0.0f : row[static_cast<size_t>(s)]; };
-    if (name < 0 || !(weight(name) >= rule.min_attention)) {
+    // The unknown word the row weighs most is the one this step is about: a name or number is
+    // copied, a lowercase word is not, and neither is another unknown word it weighs less.
+    int best = -1;
+    for (size_t s = 0; s < words && s < row.size(); ++s)
+      if (t.source.unknown[s] && (best < 0 || row[s] > row[static_cast<size_t>(best)]))
+        best = static_cast<int>(s);
+    const float weight = best < 0 ? 0.0f : row[static_cast<size_t>(best)];
+    if (best < 0 || common[static_cast<size_t>(best)] || !(weight >= rule.min_attention)) {
       KeptUnknown kept;
       kept.target = static_cast<int>(i);
-      kept.reason = name >= 0   ? KeptUnknown::Reason::kTooLittleAttention
-                    : word >= 0 ? KeptUnknown::Reason::kOnlyCommonWords
-                                : KeptUnknown::Reason::kNoUnknownWord;
-      kept.source = name >= 0 ? name : word;
-      kept.attention = weight(kept.source);
+      kept.reason = best < 0                            ? KeptUnknown::Reason::kNoUnknownWord
+                    : common[static_cast<size_t>(best)] ? KeptUnknown::Reason::kOnlyCommonWords
+                                                        : KeptUnknown::Reason::kTooLittleAttention;
+      kept.source = best;
+      kept.attention = weight;
       kept.threshold = rule.min_attention;
       t.kept_unknown.push_back(kept);
       continue;
     }
     const auto peak = std::max_element(row.begin(), row.end());
-    t.tokens[i] = t.source.typed[static_cast<size_t>(name)];
+    t.tokens[i] = t.source.typed[static_cast<size_t>(best)];
     t.copied.push_back(
-        {static_cast<int>(i), name, weight(name), static_cast<int>(peak - row.begin()), *peak});
+        {static_cast<int>(i), best, weight, static_cast<int>(peak - row.begin()), *peak});
   }
 }
 
