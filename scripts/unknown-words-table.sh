@@ -29,18 +29,15 @@ print("%.2f %.2f%%" % (m["bleu"], m["leak"]["percent"]))' "$1"
 }
 
 beams=(${BEAMS:-1})
+search_name() { if [ "$1" -gt 1 ]; then echo "beam $1"; else echo greedy; fi; }
 head="| model"
 rule="| ---"
 for beam in "${beams[@]}"; do
-  search=greedy
-  [ "$beam" -gt 1 ] && search="beam $beam"
-  head+=" | BLEU $search: keep | copy, 0.9.0 | copy, names only"
+  head+=" | BLEU $(search_name "$beam"): keep | copy, 0.9.0 | copy, names only"
   rule+=" | --- | --- | ---"
 done
 for beam in "${beams[@]}"; do
-  search=greedy
-  [ "$beam" -gt 1 ] && search="beam $beam"
-  head+=" | leak, $search: keep / 0.9.0 / names only"
+  head+=" | leak, $(search_name "$beam"): keep / 0.9.0 / names only"
   rule+=" | ---"
 done
 echo "$head |"

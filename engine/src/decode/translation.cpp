@@ -79,8 +79,6 @@ void copy_unknown_words(Translation& t, const CopyRule& rule) {
   // No source words to weigh (a translation read from an attention file, or an empty
   // sentence): there is no reason to give, "<unk>" stays as the model wrote it.
   if (words == 0) return;
-  std::vector<bool> common(words);
-  for (size_t s = 0; s < words; ++s) common[s] = is_lowercase_word(t.source.typed[s]);
   for (size_t i = 0; i < t.tokens.size() && i < t.attention.size(); ++i) {
     if (t.tokens[i] != t.unknown_token) continue;
     const std::vector<float>& row = t.attention[i];
@@ -91,12 +89,13 @@ void copy_unknown_words(Translation& t, const CopyRule& rule) {
       if (t.source.unknown[s] && (best < 0 || row[s] > row[static_cast<size_t>(best)]))
         best = static_cast<int>(s);
     const float weight = best < 0 ? 0.0f : row[static_cast<size_t>(best)];
-    if (best < 0 || common[static_cast<size_t>(best)] || !(weight >= rule.min_attention)) {
+    const bool common = best >= 0 && is_lowercase_word(t.source.typed[static_cast<size_t>(best)]);
+    if (best < 0 || common || !(weight >= rule.min_attention)) {
       KeptUnknown kept;
       kept.target = static_cast<int>(i);
-      kept.reason = best < 0                            ? KeptUnknown::Reason::kNoUnknownWord
-                    : common[static_cast<size_t>(best)] ? KeptUnknown::Reason::kOnlyCommonWords
-                                                        : KeptUnknown::Reason::kTooLittleAttention;
+      kept.reason = best < 0 ? KeptUnknown::Reason::kNoUnknownWord
+                    : common ? KeptUnknown::Reason::kOnlyCommonWords
+                             : KeptUnknown::Reason::kTooLittleAttention;
       kept.source = best;
       kept.attention = weight;
       kept.threshold = rule.min_attention;
