@@ -7,8 +7,9 @@
 # (copying only relabels the model's <unk>, so each gives keep and one copy rule). Greedy search
 # by default (~10 s a model); BEAMS="1 5" adds beam 5 (~5 minutes a model and rule).
 #
-#   [BEAMS="1 5"] scripts/unknown-words-table.sh [DATA_DIR] [CLI] [MODEL_FILE...]
-#     DATA_DIR default ../shared/data/multi30k (test_2016_flickr.en.gz / .de.gz, train.de.gz)
+#   [BEAMS="1 5"] [TGT=fr] scripts/unknown-words-table.sh [DATA_DIR] [CLI] [MODEL_FILE...]
+#     TGT      the target language, default de: the shipped models of the pair en-TGT
+#     DATA_DIR default ../shared/data/multi30k (test_2016_flickr.en.gz / .TGT.gz, train.TGT.gz)
 #     CLI      default build/app/attnscope-cli
 #     MODEL_FILE e.g. runs/*-sp8000.attnmodel (subword models not shipped); named by file name
 set -euo pipefail
@@ -16,9 +17,10 @@ cd "$(dirname "$0")/.."
 data=${1:-../shared/data/multi30k}
 cli=${2:-build/app/attnscope-cli}
 shift 2 2>/dev/null || shift $#
+tgt=${TGT:-de}
 src=$data/test_2016_flickr.en.gz
-ref=$data/test_2016_flickr.de.gz
-train=$data/train.de.gz
+ref=$data/test_2016_flickr.$tgt.gz
+train=$data/train.$tgt.gz
 
 # eval --json → "BLEU LEAK%" for --unk $1 (copy or keep)
 bleu_and_leak() {
@@ -46,19 +48,22 @@ choices=()  # "--score NAME" or "--model FILE", one per line
 if [ $# -gt 0 ]; then
   for file in "$@"; do choices+=("--model $file"); done
 else
-  for name in $("$cli" models | awk 'NR > 1 && $1 != "" { print $1 }'); do
+  # `models`: NAME SCORE LANGS ...; the shipped models of the pair en-$tgt.
+  for name in $("$cli" models | awk -v pair="en-$tgt" 'NR > 1 && $3 == pair { print $2 }'); do
     choices+=("--score $name")
   done
 fi
 for choice in "${choices[@]}"; do
   read -r option value <<<"$choice"
   model=$value
+  pair=()
   [ "$option" = --model ] && model=$(basename "$value" .attnmodel)
+  [ "$option" = --score ] && pair=(--pair "en-$tgt")
   row="| \`$model\`"
   leaks=()
   for beam in "${beams[@]}"; do
-    eval=("$cli" eval "$option" "$value" --src "$src" --ref "$ref" --train-tgt "$train" --json
-      --beam "$beam")
+    eval=("$cli" eval "$option" "$value" "${pair[@]}" --src "$src" --ref "$ref" --train-tgt "$train"
+      --json --beam "$beam")
     today=$("${eval[@]}")
     before=$("${eval[@]}" --copy-any)
     read -r keep keep_leak < <(bleu_and_leak keep <<<"$today")

@@ -1,5 +1,6 @@
 #pragma once
 // Each attnscope-cli subcommand registers its options and its action on a CLI11 subcommand.
+#include <attnscope/model_folders.h>
 #include <attnscope/translation.h>
 
 #include <CLI/CLI.hpp>
@@ -21,9 +22,11 @@ Action add_models_command(CLI::App& app);
 Action add_export_command(CLI::App& app);
 Action add_bench_command(CLI::App& app);
 
-/// --score NAME | --model FILE, resolved to a model path (default: the additive model).
+/// --score NAME [--pair en-fr] | --model FILE, resolved to a model path (default: the additive
+/// model of the default language pair, English->German).
 struct ModelChoice {
   std::string score;
+  std::string pair = kDefaultLanguagePair;
   std::string model;
   void add_options(CLI::App& command);
   std::string path() const;
@@ -34,6 +37,9 @@ struct ModelChoice {
 /// into "--epochs: the number of epochs must be at least 1".
 using FlagNames = std::map<std::string, std::string>;
 int run_with_flags(const FlagNames& flags, const Action& action);
+
+/// --pair SOURCE-TARGET: the language pair whose shipped models --score names (default en-de).
+CLI::Option* add_pair_option(CLI::App& command, std::string& pair);
 
 /// --unk copy|keep: what becomes of "<unk>" in translations (default copy).
 void add_unknown_words_option(CLI::App& command, UnknownWords& unknown_words);

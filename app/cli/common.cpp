@@ -14,10 +14,24 @@ void ModelChoice::add_options(CLI::App& command) {
                            ->check(CLI::IsMember(score_function_names()));
   auto* model_option = command.add_option("--model", model, "model file");
   score_option->excludes(model_option);
+  add_pair_option(command, pair)->excludes(model_option);
 }
 
 std::string ModelChoice::path() const {
-  return resolve_model(!model.empty() ? model : !score.empty() ? score : "additive");
+  return resolve_model(!model.empty() ? model : !score.empty() ? score : "additive", pair);
+}
+
+CLI::Option* add_pair_option(CLI::App& command, std::string& pair) {
+  return command
+      .add_option("--pair", pair,
+                  "language pair of the shipped models --score names: en-de (default) or en-fr "
+                  "(`models` lists them)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            return is_language_pair(text) ? std::string()
+                                          : "'" + text + "' is not a language pair such as en-fr";
+          },
+          "PAIR"));
 }
 
 int run_with_flags(const FlagNames& flags, const Action& action) {

@@ -35,6 +35,7 @@ namespace {
 
 struct EvalOptions {
   std::vector<std::string> scores, models;  // every one given, side by side
+  std::string pair = kDefaultLanguagePair;  // the shipped models --score names
   std::string source, reference;
   int beam = 1;
   float length_penalty = -1.0f;  // GNMT alpha; unset (< 0): log P / length as always
@@ -84,9 +85,9 @@ void draw_plot(const std::vector<CorpusEvaluation>& all, const std::string& path
 
 std::vector<std::string> model_paths(const EvalOptions& o) {
   std::vector<std::string> paths;
-  for (const auto& score : o.scores) paths.push_back(resolve_model(score));
+  for (const auto& score : o.scores) paths.push_back(resolve_model(score, o.pair));
   for (const auto& model : o.models) paths.push_back(resolve_model(model));
-  if (paths.empty()) paths.push_back(resolve_model("additive"));
+  if (paths.empty()) paths.push_back(resolve_model("additive", o.pair));
   return paths;
 }
 
@@ -460,6 +461,7 @@ Action add_eval_command(CLI::App& app) {
                  "shipped model of this score function (several: side by side)")
       ->check(CLI::IsMember(score_function_names()));
   app.add_option("--model", o->models, "model file (several: side by side)");
+  add_pair_option(app, o->pair);
   app.add_option("--src", o->source, "source sentences (plain or .gz)")->required();
   app.add_option("--ref", o->reference,
                  "reference translations, line by line (required but with --faithfulness)");

@@ -33,6 +33,7 @@ namespace {
 
 struct ExportCommand {
   std::string score = "additive";
+  std::string pair = kDefaultLanguagePair;
   std::string model;
   std::string out;
   std::string reference;
@@ -124,17 +125,21 @@ std::vector<View> views_of(const Translation& t, const ExportCommand& c, const s
 
 using ModelList = std::vector<std::pair<std::string, std::string> >;  // title, path
 
-// The models to translate with: --model, every installed one (--score all), or --score's.
+// The models to translate with: --model, every installed one of --pair (--score all), or
+// --score's.
 ModelList models_to_export(const ExportCommand& c) {
   ModelList models;
   if (!c.model.empty())
     models.emplace_back(QFileInfo(QString::fromStdString(c.model)).completeBaseName().toStdString(),
                         c.model);
   else if (c.score == "all")
-    for (const auto& info : installed_models()) models.emplace_back(info.config.score, info.path);
+    for (const auto& name : score_function_names()) {
+      if (const std::string path = find_shipped_model(name, c.pair); !path.empty())
+        models.emplace_back(shipped_model_name(name, c.pair), path);
+    }
   else
-    models.emplace_back(c.score, resolve_model(c.score));
-  if (models.empty()) throw std::runtime_error("no installed models to export");
+    models.emplace_back(shipped_model_name(c.score, c.pair), resolve_model(c.score, c.pair));
+  if (models.empty()) throw std::runtime_error("no installed " + c.pair + " models to export");
   return models;
 }
 
@@ -263,6 +268,7 @@ Action add_export_command(CLI::App& app) {
   auto* score = app.add_option("--score", c->score, "score function, or 'all' for the compare grid")
                     ->check(CLI::IsMember(choices));
   auto* model = app.add_option("--model", c->model, "model file")->excludes(score);
+  auto* pair = add_pair_option(app, c->pair)->excludes(model);
   app.add_option("--out", c->out,
                  "output file: .png, .pdf, .svg, .csv or .json; with --snapshots .png, .pdf, .svg "
                  "or .gif; with --beam-tree .png, .pdf, .svg or .json")
@@ -293,7 +299,12 @@ Action add_export_command(CLI::App& app) {
   auto* from = app.add_option("--from", c->from,
                               "an attention file instead of a translation: attnscope JSON or CSV, "
                               "translate --json lines, Pharaoh links, Marian soft alignment");
-  from->excludes(score)->excludes(model)->excludes(reference)->excludes(sentence)->excludes(pieces);
+  from->excludes(score)
+      ->excludes(pair)
+      ->excludes(model)
+      ->excludes(reference)
+      ->excludes(sentence)
+      ->excludes(pieces);
   std::vector<std::string> formats;
   for (auto f : {AttentionFileFormat::Json, AttentionFileFormat::Csv, AttentionFileFormat::Pharaoh,
                  AttentionFileFormat::MarianSoft})
@@ -317,7 +328,7 @@ Action add_export_command(CLI::App& app) {
       "--snapshots", c->snapshots,
       "a training run's snapshots (JSON lines) instead of a translation: the probe sentence's "
       "heatmap through training, as small multiples (.png, .pdf, .svg) or an animated .gif");
-  for (CLI::Option* other : {score, model, reference, layer, head, pieces, sentence, from})
+  for (CLI::Option* other : {score, pair, model, reference, layer, head, pieces, sentence, from})
     snapshots->excludes(other);
   app.add_option("--frames", c->frames,
                  "--snapshots: how many to draw, spread evenly, first and last included (all when "

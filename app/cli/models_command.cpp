@@ -29,7 +29,7 @@ void print_table(const std::vector<ModelInfo>& models) {
               "SIZE", "VOCABULARY", "TEST BLEU", "FILE");
   for (const auto& m : models) {
     const std::string name = std::filesystem::path(m.path).stem().string();
-    const std::string langs = m.config.source_language + "-" + m.config.target_language;
+    const std::string langs = language_pair_of(m);
     std::printf("%-12s %-11s %-6s %11lld %7.1fMB %-18s %10s %s\n", name.c_str(),
                 m.config.score.c_str(), langs.c_str(), static_cast<long long>(m.parameters),
                 m.file_bytes / 1e6, vocabulary_text(m).c_str(),
@@ -40,12 +40,13 @@ void print_table(const std::vector<ModelInfo>& models) {
 // The README's model table, straight from what the model files record.
 void print_markdown(const std::vector<ModelInfo>& models) {
   std::printf(
-      "| score function | test BLEU greedy | beam 5 | validation BLEU | parameters | "
+      "| score function | languages | test BLEU greedy | beam 5 | validation BLEU | parameters | "
       "file | epochs (best) | training time |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (const auto& m : models)
-    std::printf("| `%s` | %s | %s | %.2f | %.2fM | %.1f MB | %d (%d) | %.0f min |\n",
-                m.config.score.c_str(), bleu_text(m.training.test_bleu).c_str(),
+    std::printf("| `%s` | %s | %s | %s | %.2f | %.2fM | %.1f MB | %d (%d) | %.0f min |\n",
+                m.config.score.c_str(), language_pair_of(m).c_str(),
+                bleu_text(m.training.test_bleu).c_str(),
                 bleu_text(m.training.test_bleu_beam5).c_str(), m.training.validation_bleu,
                 m.parameters / 1e6, m.file_bytes / 1e6, m.training.epochs, m.training.best_epoch,
                 m.training.seconds / 60.0);

@@ -43,7 +43,7 @@ contents=$(dpkg-deb --contents "$deb" | awk '{ print $6 }')
 for file in usr/bin/attnscope usr/bin/attnscope-cli \
   usr/lib/attnscope/libattnscope_sentencepiece.so \
   usr/share/attnscope/models/{dot,general,additive,scaled_dot,cosine,location,none}.attnmodel \
-  usr/share/attnscope/models/en-fr/additive.attnmodel \
+  usr/share/attnscope/models/en-fr/{additive,none}.attnmodel \
   usr/share/applications/attnscope.desktop \
   usr/share/icons/hicolor/{48x48,128x128,256x256}/apps/attnscope.png \
   usr/share/icons/hicolor/scalable/apps/attnscope.svg \
@@ -135,9 +135,10 @@ ok "bash completion: commands, options, score names, files"
 [ "$(attnscope --version)" = "attnscope $version" ] || fail "attnscope --version"
 ok "attnscope-cli --version, attnscope --version: $version"
 models=$(attnscope-cli models)
-[ "$(grep -c "$root/usr/share/attnscope/models/" <<<"$models")" = 7 ] \
+[ "$(grep -c " en-de .*$root/usr/share/attnscope/models/" <<<"$models")" = 7 ] \
+  && [ "$(grep -c " en-fr .*$root/usr/share/attnscope/models/en-fr/" <<<"$models")" = 2 ] \
   || fail "models not found in the scratch root: $models"
-ok "attnscope-cli models: 7 in $root/usr/share/attnscope/models"
+ok "attnscope-cli models: 7 en-de and 2 en-fr in $root/usr/share/attnscope/models"
 translation=$(attnscope-cli translate "A dog runs.")
 [ -n "$translation" ] || fail "translate printed nothing"
 # dot is a subword model: its SentencePiece plugin comes from the root, not the build tree.

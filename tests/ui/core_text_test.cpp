@@ -89,13 +89,20 @@ void CoreTextTest::initTestCase() {
 
 void CoreTextTest::statusLineOfAShippedModel() {
   QCOMPARE(modelStatusText("additive", shippedAdditive()),
-           QString("additive · 12,345,678 parameters, test BLEU 35.8"));
+           QString("additive · English → German · 12,345,678 parameters, test BLEU 35.8"));
   // A model listed under another key names its score function too.
   QCOMPARE(modelStatusText("mine", shippedAdditive()),
-           QString("mine (additive) · 12,345,678 parameters, test BLEU 35.8"));
+           QString("mine (additive) · English → German · 12,345,678 parameters, test BLEU 35.8"));
   ModelInfo untested = shippedAdditive();
   untested.training.test_bleu = -1;
-  QCOMPARE(modelStatusText("additive", untested), QString("additive · 12,345,678 parameters"));
+  QCOMPARE(modelStatusText("additive", untested),
+           QString("additive · English → German · 12,345,678 parameters"));
+  // Another pair's shipped model is listed with its pair, and the line names the languages.
+  ModelInfo french = shippedAdditive();
+  french.config.target_language = "fr";
+  QCOMPARE(modelStatusText(QString::fromUtf8("additive (en→fr)"), french),
+           QString("additive (en→fr) · English → French · 12,345,678 parameters, test BLEU 35.8"));
+  QCOMPARE(languagePairText("en-fr"), QString("English → French"));
 }
 
 void CoreTextTest::statusLineOfATorchScriptModelAndTheBaseline() {
@@ -107,7 +114,8 @@ void CoreTextTest::statusLineOfATorchScriptModelAndTheBaseline() {
   none.config.score = "none";
   none.has_attention = false;
   QCOMPARE(modelStatusText("none", none),
-           QString("none · 12,345,678 parameters, test BLEU 35.8 · no attention (baseline)"));
+           QString("none · English → German · 12,345,678 parameters, test BLEU 35.8 · no "
+                   "attention (baseline)"));
 }
 
 void CoreTextTest::infoTextNamesEveryFieldAndKeepsPercentSignsOfTheFile() {

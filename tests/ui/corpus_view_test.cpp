@@ -24,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/app_settings.h"
 #include "engine/test_models.h"
 #include "plots/length_plot.h"
 #include "ui/fixture.h"
@@ -45,6 +46,7 @@ class CorpusViewTest : public QObject {
   void badFilesGiveOneLineNamingTheFile();
   void trainingTargetGivesTheLeakShare();
   void doubleClickedSentenceOpensInTheTranslationTab();
+  void aReferenceChecksTheModelsOfItsLanguage();
 
  private:
   // A file of `lines` sentences over the toy vocabulary, of 2 to 35 words.
@@ -331,6 +333,36 @@ void CorpusViewTest::trainingTargetGivesTheLeakShare() {
   view.setTrainingTarget(QString());  // the setting is remembered: leave none for other tests
 }
 
+// The models translating into the reference's language (its file name's) are the ones checked.
+void CorpusViewTest::aReferenceChecksTheModelsOfItsLanguage() {
+  CorpusView view;
+  const QString before = AppSettings().corpusReference();
+  view.setFiles(source_, reference_);  // says no language
+  const QString french = QString::fromUtf8("additive (en→fr)");
+  view.setModels({{"additive", additive_}, {french, additive_}, {"none", none_}},
+                 {{"additive", "en-de"}, {french, "en-fr"}, {"none", "en-de"}});
+  view.addModel("mine", additive_);  // an opened file: its pair unknown here, left as it is
+  const auto checked = [&] {
+    QStringList names;
+    for (int i = 0; i < view.modelList()->count(); ++i)
+      if (view.modelList()->item(i)->checkState() == Qt::Checked)
+        names << view.modelList()->item(i)->text();
+    return names;
+  };
+  QCOMPARE(checked(), QStringList({"additive", "none", "mine"}));  // the default pair's
+  const QString frenchReference = dir_.filePath("test.fr");
+  QVERIFY(QFile::copy(reference_, frenchReference));
+  view.setFiles(source_, frenchReference);
+  QCOMPARE(checked(), QStringList({french, "mine"}));
+  QVERIFY2(view.modelList()->item(1)->toolTip().startsWith(QString::fromUtf8("English → French")),
+           qPrintable(view.modelList()->item(1)->toolTip()));
+  view.setFiles(source_, reference_);  // no language: the user's choice stays
+  QCOMPARE(checked(), QStringList({french, "mine"}));
+  view.setFiles(source_, dir_.filePath("test_2016_flickr.de.gz"));
+  QCOMPARE(checked(), QStringList({"additive", "none", "mine"}));
+  view.setFiles(source_, before);  // the files are remembered: as they were, for other tests
+}
+
 void CorpusViewTest::doubleClickedSentenceOpensInTheTranslationTab() {
   QTemporaryDir models;
   QVERIFY(test::provideModels(models, attnscope::score_function_names()));
@@ -338,10 +370,15 @@ void CorpusViewTest::doubleClickedSentenceOpensInTheTranslationTab() {
   window.resize(1200, 800);
   window.show();
   CorpusView* view = window.corpusView();
-  QTRY_COMPARE(view->modelList()->count(),
-               static_cast<int>(attnscope::score_function_names().size()));
-  for (int i = 0; i < view->modelList()->count(); ++i)  // all checked by default
-    QCOMPARE(view->modelList()->item(i)->checkState(), Qt::Checked);
+  // Every shipped model of every pair (the source tree's English->French ones besides these).
+  QTRY_VERIFY(view->modelList()->count() >
+              static_cast<int>(attnscope::score_function_names().size()));
+  // A reference whose name says no language: the default pair's checked, the others not.
+  for (int i = 0; i < view->modelList()->count(); ++i) {
+    const QListWidgetItem* item = view->modelList()->item(i);
+    const bool defaultPair = attnscope::is_score_function(item->text().toStdString());
+    QCOMPARE(item->checkState(), defaultPair ? Qt::Checked : Qt::Unchecked);
+  }
   for (int i = 0; i < view->modelList()->count(); ++i)  // two are enough here
     if (view->modelList()->item(i)->text() != "general" &&
         view->modelList()->item(i)->text() != "none")

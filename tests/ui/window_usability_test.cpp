@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -28,6 +29,7 @@
 #include "core/token_text.h"
 #include "engine/scripted_modules.h"
 #include "plots/heatmap_plot.h"
+#include "tabs/compare_view.h"
 #include "ui/fixture.h"
 #include "widgets/decoding_tool_bar.h"
 #include "widgets/file_dialogs.h"
@@ -150,6 +152,7 @@ class WindowUsabilityTest : public test::WindowTest {
   void errorDialogsStartWithACapital();
   void modelBoxEntriesSayWhatTheModelIs();
   void theInputLineAndExamplesFollowTheModel();
+  void eachLanguagePairHasItsModelsGridAndExamples();
   // Seen by the same new user: greedy or beam was forgotten between runs; "1 steps".
   void searchAndPlaySpeedAreRemembered();
   void oneStepIsOneStep();
@@ -369,6 +372,53 @@ void WindowUsabilityTest::modelBoxEntriesSayWhatTheModelIs() {
            QString("additive attention · English → German · test BLEU 35.8 (greedy)"));
 }
 
+// The source tree's English->French models are listed beside English->German's; choosing one
+// names the languages, the compare grid follows the pair, and the Examples menu leads back.
+void WindowUsabilityTest::eachLanguagePairHasItsModelsGridAndExamples() {
+  const QString french = QString::fromUtf8("additive (en→fr)");
+  QComboBox* models = window_->modelBox();
+  QTRY_VERIFY(models->findText(french) >= 0);
+  QVERIFY(models->findText(QString::fromUtf8("none (en→fr)")) >= 0);
+  CompareView* compare = window_->compareView();
+  QVERIFY(compare->models().contains("additive"));  // the app starts on English->German
+  QVERIFY(!compare->models().contains(french));
+  QTRY_VERIFY2(window_->modelStatus().contains(QString::fromUtf8("English → German")),
+               qPrintable(window_->modelStatus()));
+
+  models->setCurrentText(french);
+  QTRY_VERIFY2(window_->modelStatus().contains(QString::fromUtf8("English → French")),
+               qPrintable(window_->modelStatus()));
+  QVERIFY(compare->models().contains(french));
+  for (const QString& key : compare->models())
+    QVERIFY2(key.endsWith(QString::fromUtf8("(en→fr)")), qPrintable(key));
+  QVERIFY2(compare->referenceEdit()->placeholderText().startsWith("French"),
+           qPrintable(compare->referenceEdit()->placeholderText()));
+  QVERIFY(translate("A dog runs on the beach."));
+  QVERIFY2(window_->outputLabel()->text().contains("chien"),
+           qPrintable(window_->outputLabel()->text()));
+
+  // The Examples menu: French's sentences under its heading, German's a submenu away.
+  QMenu* examples = nullptr;
+  for (QAction* menu : window_->menuBar()->actions())
+    if (menu->text() == "E&xamples") examples = menu->menu();
+  QVERIFY(examples != nullptr);
+  QMenu* german = nullptr;
+  QString heading;
+  for (QAction* action : examples->actions()) {
+    if (action->menu() != nullptr && action->text() == QString::fromUtf8("English → German"))
+      german = action->menu();
+    if (action->isSeparator() && heading.isEmpty()) heading = action->text();
+  }
+  QCOMPARE(heading, QString::fromUtf8("English → French"));
+  QVERIFY(german != nullptr && !german->actions().isEmpty());
+  const QString sentence = german->actions().front()->text();
+  german->actions().front()->trigger();
+  QTRY_COMPARE(models->currentText(), QString("additive"));  // the same score function
+  QCOMPARE(window_->sourceEdit()->text(), sentence);
+  QTRY_VERIFY(compare->models().contains("additive"));
+  QVERIFY(!compare->models().contains(french));
+}
+
 void WindowUsabilityTest::theInputLineAndExamplesFollowTheModel() {
   QTRY_VERIFY2(window_->sourceEdit()->placeholderText().contains("English"),
                qPrintable(window_->sourceEdit()->placeholderText()));
@@ -384,9 +434,23 @@ void WindowUsabilityTest::theInputLineAndExamplesFollowTheModel() {
   for (QAction* menu : window_->menuBar()->actions())
     if (menu->text() == "E&xamples") examples = menu->menu();
   QVERIFY(examples != nullptr);
-  QStringList offered;
-  for (QAction* action : examples->actions()) offered << action->text();
+  QStringList offered, sections, pairs;
+  for (QAction* action : examples->actions()) {
+    if (action->menu() != nullptr)
+      pairs << action->text();
+    else if (action->isSeparator() && !action->text().isEmpty())
+      sections << action->text();
+    else if (action->isSeparator())
+      continue;
+    else
+      offered << action->text();
+  }
   QCOMPARE(offered, QStringList({"a b c", "d e a"}));
+  // Under a heading naming what it reads.
+  QVERIFY2(sections.size() == 1 && sections.front().startsWith(QString::fromUtf8("German →")),
+           qPrintable(sections.join('|')));
+  // The shipped pairs read English: each offers the English sentences, switching to its model.
+  QVERIFY2(pairs.contains(QString::fromUtf8("English → French")), qPrintable(pairs.join('|')));
 
   // A task model asks for its kind of input, not for English.
   attnscope::ModelInfo task;

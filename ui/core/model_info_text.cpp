@@ -1,5 +1,7 @@
 #include "core/model_info_text.h"
 
+#include <attnscope/model_catalog.h>
+
 #include <QCoreApplication>
 #include <QLocale>
 
@@ -16,6 +18,15 @@ QString languageName(const std::string& code) {
   const bool known = given.size() <= 3 && locale.language() != QLocale::C &&
                      QLocale::languageToCode(locale.language()) == given.toLower();
   return known ? QLocale::languageToString(locale.language()) : given;
+}
+
+// "English → French"; empty for a task model (it reads no language) or a module naming none.
+QString languagesText(const ModelInfo& m) {
+  if (readsTaskInput(m)) return QString();
+  const QString from = languageName(m.config.source_language);
+  const QString to = languageName(m.config.target_language);
+  if (from.isEmpty() && to.isEmpty()) return QString();
+  return tr("%1 → %2").arg(from.isEmpty() ? tr("?") : from, to.isEmpty() ? tr("?") : to);
 }
 
 QString torchScriptInfoText(const ModelInfo& m) {
@@ -48,6 +59,14 @@ QString parameterCountText(int64_t parameters) {
   return locale.toString(static_cast<qlonglong>(parameters));
 }
 
+QString languagePairText(const QString& pair) {
+  const qsizetype dash = pair.indexOf(QLatin1Char('-'));
+  if (dash < 0) return pair;
+  const QString from = languageName(pair.left(dash).toStdString());
+  const QString to = languageName(pair.mid(dash + 1).toStdString());
+  return tr("%1 → %2").arg(from.isEmpty() ? tr("?") : from, to.isEmpty() ? tr("?") : to);
+}
+
 QString modelStatusText(const QString& key, const ModelInfo& m) {
   // A TorchScript model has no score function, training record or BLEU: its own name says what
   // it is, its format and attention shape what it offers to look at.
@@ -61,8 +80,14 @@ QString modelStatusText(const QString& key, const ModelInfo& m) {
                 .arg(m.subword_marker.empty() ? QString() : tr(", subwords"));
   if (!m.has_attention) extra += tr(" · no attention (baseline)");
   const QString kind = QString::fromStdString(m.config.score.empty() ? m.name : m.config.score);
-  return tr("%1 · %2 parameters%3")
-      .arg(key == kind ? key : QStringLiteral("%1 (%2)").arg(key, kind),
+  // A shipped model's key is its score function, with the pair for pairs other than the default.
+  const bool shippedName =
+      key == kind || key.toStdString() == shipped_model_name(m.config.score, language_pair_of(m));
+  // A TorchScript module's languages are its file's say (often none): Model info shows them.
+  const QString languages = m.format == "torchscript" ? QString() : languagesText(m);
+  return tr("%1 · %2%3 parameters%4")
+      .arg(shippedName ? key : QStringLiteral("%1 (%2)").arg(key, kind),
+           languages.isEmpty() ? QString() : languages + QStringLiteral(" · "),
            parameterCountText(m.parameters), extra);
 }
 
@@ -113,14 +138,10 @@ QString modelToolTip(const ModelInfo& m) {
     parts << tr("no attention (the baseline)");
   else
     parts << tr("%1 attention").arg(QString::fromStdString(m.config.score));
-  if (readsTaskInput(m)) {
+  if (readsTaskInput(m))
     parts << QString::fromStdString(m.training.corpus);
-  } else {
-    const QString from = languageName(m.config.source_language);
-    const QString to = languageName(m.config.target_language);
-    if (!from.isEmpty() || !to.isEmpty())
-      parts << tr("%1 → %2").arg(from.isEmpty() ? tr("?") : from, to.isEmpty() ? tr("?") : to);
-  }
+  else if (const QString languages = languagesText(m); !languages.isEmpty())
+    parts << languages;
   if (m.training.test_bleu >= 0)
     parts << tr("test BLEU %1 (greedy)").arg(m.training.test_bleu, 0, 'f', 1);
   return parts.join(QStringLiteral(" · "));

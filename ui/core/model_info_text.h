@@ -15,7 +15,11 @@ QString parameterCountText(int64_t parameters);
 /// A model of a built-in task (reverse, sort, …): it reads the task's symbols, not a language.
 bool readsTaskInput(const ModelInfo& info);
 
-/// The status bar's line for model `key`: "additive · 12,345,678 parameters, test BLEU 35.8".
+/// "English → French" for the pair "en-fr" (a code Qt does not know stays as given).
+QString languagePairText(const QString& pair);
+
+/// The status bar's line for model `key`: "additive · English → German · 12,345,678
+/// parameters, test BLEU 35.8".
 QString modelStatusText(const QString& key, const ModelInfo& info);
 
 /// The model box's tooltip of an entry: "additive attention · English → German · test BLEU

@@ -31,7 +31,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   mode_->addItem(tr("Common target: reference"));
   mode_->addItem(tr("Common target: output of"));
   reference_ = new QLineEdit(this);
-  reference_->setPlaceholderText(tr("German reference translation, then Enter"));
+  setTargetLanguage(tr("German"));
   commonModel_ = new QComboBox(this);
   // Shown once a subword model is in the grid: a word model has one view.
   words_ = new QCheckBox(tr("Words"), this);
@@ -114,6 +114,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   connect(difference_, &HeatmapPlot::cellHovered, grid_, &HeatmapGrid::highlightCell);
   connect(grid_, &HeatmapGrid::cellHighlighted, difference_, &HeatmapPlot::setHighlightedCell);
   updateControls();
+}
+
+void CompareView::setTargetLanguage(const QString& language) {
+  reference_->setPlaceholderText(tr("%1 reference translation, then Enter").arg(language));
 }
 
 void CompareView::setModels(const QStringList& keys) {

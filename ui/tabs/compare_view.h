@@ -33,6 +33,8 @@ class CompareView : public QWidget, public ExportTarget {
   /// older one's result obsolete.
   void compare(const QString& sentence);
   void setModels(const QStringList& keys);
+  /// The language the models translate into ("French"), as the reference line's hint names it.
+  void setTargetLanguage(const QString& language);
   void setResult(const CompareResult& result);
   void setGradient(const QCPColorGradient& gradient);
   void setShowValues(bool show);

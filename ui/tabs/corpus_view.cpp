@@ -1,5 +1,8 @@
 #include "tabs/corpus_view.h"
 
+#include <attnscope/model_folders.h>
+#include <attnscope/trainer.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
@@ -24,6 +27,7 @@
 #include <stdexcept>
 
 #include "core/app_settings.h"
+#include "core/model_info_text.h"
 #include "plots/length_plot.h"
 #include "widgets/file_dialogs.h"
 #include "workers/corpus_worker.h"
@@ -308,15 +312,45 @@ CorpusView::~CorpusView() {
   thread_.wait();
 }
 
-void CorpusView::setModels(const QList<QPair<QString, QString>>& models) {
+namespace {
+constexpr int kPathRole = Qt::UserRole;
+constexpr int kPairRole = Qt::UserRole + 1;
+}  // namespace
+
+void CorpusView::setModels(const QList<QPair<QString, QString>>& models,
+                           const QHash<QString, QString>& pairs) {
   modelList_->clear();
-  for (const auto& [key, path] : models) addModel(key, path);
+  const QString language = referenceLanguage();
+  for (const auto& [key, path] : models) {
+    const QString pair = pairs.value(key);
+    const bool checked =
+        pair.isEmpty() || (language.isEmpty() ? pair == QLatin1String(kDefaultLanguagePair)
+                                              : pair.endsWith(QLatin1Char('-') + language));
+    addModel(key, path, checked, pair);
+  }
 }
 
-void CorpusView::addModel(const QString& key, const QString& path, bool checked) {
+QString CorpusView::referenceLanguage() const {
+  return QString::fromStdString(language_of_corpus_file(reference_.toStdString()));
+}
+
+void CorpusView::checkModelsInto(const QString& language) {
+  for (int i = 0; i < modelList_->count(); ++i) {
+    QListWidgetItem* item = modelList_->item(i);
+    const QString pair = item->data(kPairRole).toString();
+    if (!pair.isEmpty())
+      item->setCheckState(pair.endsWith(QLatin1Char('-') + language) ? Qt::Checked : Qt::Unchecked);
+  }
+  updateButtons();
+}
+
+void CorpusView::addModel(const QString& key, const QString& path, bool checked,
+                          const QString& pair) {
   auto* item = new QListWidgetItem(key, modelList_);
-  item->setData(Qt::UserRole, path);
-  item->setToolTip(path);
+  item->setData(kPathRole, path);
+  item->setData(kPairRole, pair);
+  item->setToolTip(pair.isEmpty() ? path
+                                  : QStringLiteral("%1 · %2").arg(languagePairText(pair), path));
   item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
   item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
   updateButtons();
@@ -327,8 +361,11 @@ QString CorpusView::unsavedWork() const {
 }
 
 void CorpusView::setFiles(const QString& source, const QString& reference) {
+  const QString before = referenceLanguage();
   source_ = source;
   reference_ = reference;
+  if (const QString language = referenceLanguage(); !language.isEmpty() && language != before)
+    checkModelsInto(language);
   sourceLabel_->setText(source.isEmpty() ? tr("no file: open one, one sentence per line") : source);
   referenceLabel_->setText(reference.isEmpty() ? tr("none (no BLEU)") : reference);
   AppSettings().setCorpusFiles(source, reference);
@@ -385,7 +422,7 @@ void CorpusView::run() {
     const QListWidgetItem* item = modelList_->item(i);
     if (item->checkState() != Qt::Checked) continue;
     request.models << item->text();
-    request.paths << item->data(Qt::UserRole).toString();
+    request.paths << item->data(kPathRole).toString();
   }
   if (request.models.isEmpty()) return;
   generation_ = worker_->nextGeneration();

@@ -3,6 +3,7 @@
 // source length, the attention figures per model, and on request whether attention explains the
 // output) and sentence by sentence, in a sortable, filterable table whose rows open in the
 // Translation tab.
+#include <QHash>
 #include <QPair>
 #include <QThread>
 #include <QWidget>
@@ -33,11 +34,16 @@ class CorpusView : public QWidget, public ExportTarget {
   explicit CorpusView(QWidget* parent = nullptr);
   ~CorpusView() override;
 
-  /// The models a run can use (key as the app lists it, model file), all checked.
-  void setModels(const QList<QPair<QString, QString>>& models);
+  /// The models a run can use (key as the app lists it, model file) and each key's language
+  /// pair ("en-fr"). Checked: those of the reference's pair (its file name's language, as
+  /// test.fr.gz says fr), else of the default pair (English→German).
+  void setModels(const QList<QPair<QString, QString>>& models,
+                 const QHash<QString, QString>& pairs = {});
   /// One more model, checked unless `checked` is false (a toy model trained in the Train tab).
-  void addModel(const QString& key, const QString& path, bool checked = true);
-  /// The test set; `reference` may be empty (then no BLEU).
+  void addModel(const QString& key, const QString& path, bool checked = true,
+                const QString& pair = QString());
+  /// The test set; `reference` may be empty (then no BLEU). A reference in another language
+  /// than the last checks the models of that language's pair instead (the others unchecked).
   void setFiles(const QString& source, const QString& reference);
   /// The target side of the models' training corpus; empty: the leak share is not measured.
   void setTrainingTarget(const QString& path);
@@ -98,6 +104,11 @@ class CorpusView : public QWidget, public ExportTarget {
   CorpusWorker* worker_ = nullptr;  // lives on thread_
   quint64 generation_ = 0;          // of the running request; 0 when none runs
   quint64 shownGeneration_ = 0;     // of the run whose results are shown
+  // The target language the reference's file name says ("fr"), or "" when it says none.
+  QString referenceLanguage() const;
+  // Checks the models translating into `language` (those whose pair is known), unchecks the rest.
+  void checkModelsInto(const QString& language);
+
   QString source_, reference_, trainingTarget_;
   CorpusReport report_;
 

@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -19,7 +20,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
-#include <algorithm>
 
 #include "core/about_text.h"
 #include "core/app_settings.h"
@@ -135,6 +135,12 @@ void MainWindow::createMenus() {
   examples_ = new ExamplesMenu(tr("E&xamples"), this);
   menuBar()->addMenu(examples_);
   connect(examples_, &ExamplesMenu::chosen, this, &MainWindow::translateSentence);
+  connect(examples_, &ExamplesMenu::chosenWithModel, this,
+          [this](const QString& key, const QString& sentence) {
+            source_->setText(sentence);
+            models_->setCurrentText(key);  // translates the sentence with it
+            if (currentKey() == key) translate();
+          });
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("Reset &zoom"), QKeySequence(tr("Ctrl+0")), this,
@@ -168,8 +174,11 @@ void MainWindow::wire() {
       [this](const QStringList& keys, const QList<QPair<QString, QString>>& files) {
         const QSignalBlocker block(models_);
         models_->insertItems(0, keys);  // before any model file opened meanwhile
-        compare_->setModels(keys);
-        corpus_->setModels(files);
+        comparePair_ = QString::fromLatin1(kDefaultLanguagePair);
+        compare_->setModels(modelList_->shippedKeys(comparePair_));
+        QHash<QString, QString> pairs;
+        for (const QString& key : keys) pairs.insert(key, modelList_->pairOf(key));
+        corpus_->setModels(files, pairs);
         if (keys.isEmpty())
           statusBar()->showMessage(tr("No shipped models found: open one with File > Open model"));
       });
@@ -272,6 +281,8 @@ void MainWindow::wire() {
     retranslate();
   });
 }
+
+QString MainWindow::modelStatus() const { return modelStatus_->text(); }
 
 QString MainWindow::currentKey() const { return models_->currentText(); }
 
@@ -418,7 +429,42 @@ void MainWindow::showModelStatus() {
   source_->setPlaceholderText(info != nullptr ? inputPlaceholder(*info)
                                               : tr("Type a sentence and press Enter"));
   examples_->setModel(info);
+  examples_->setOtherPairs(otherPairChoices());
+  followLanguagePair();
   modelList_->requestInfo(key);
+}
+
+QList<QPair<QString, QString>> MainWindow::otherPairChoices() const {
+  // In each pair: the model of the current one's score function, else additive, else the first.
+  const QString current = currentKey();
+  const ModelInfo* info = modelList_->info(current);
+  const QString score = info != nullptr ? QString::fromStdString(info->config.score) : current;
+  QList<QPair<QString, QString>> choices;
+  for (const QString& pair : modelList_->shippedPairs()) {
+    const QStringList keys = modelList_->shippedKeys(pair);
+    QString key = keys.value(0);
+    for (const QString& preferred :
+         {QString::fromStdString(shipped_model_name(score.toStdString(), pair.toStdString())),
+          QString::fromStdString(shipped_model_name("additive", pair.toStdString()))})
+      if (keys.contains(preferred)) {
+        key = preferred;
+        break;
+      }
+    if (!key.isEmpty()) choices << qMakePair(pair, key);
+  }
+  return choices;
+}
+
+void MainWindow::followLanguagePair() {
+  // The grid compares the shipped models of the current model's pair (the default pair's for a
+  // model whose pair ships none).
+  QString pair = modelList_->pairOf(currentKey());
+  if (modelList_->shippedKeys(pair).isEmpty()) pair = QString::fromLatin1(kDefaultLanguagePair);
+  if (pair == comparePair_) return;
+  comparePair_ = pair;
+  compare_->setModels(modelList_->shippedKeys(pair));
+  compare_->setTargetLanguage(languagePairText(pair).section(QString::fromUtf8(" → "), 1));
+  if (tabs_->currentWidget() == compare_) requestCompare();
 }
 
 void MainWindow::showModelInfoBox() {
@@ -513,9 +559,9 @@ void MainWindow::saveSettings() {
   settings.setWindowGeometry(saveGeometry());
   settings.setWindowState(saveState());
   settings.setSplitterState(translation_->splitter()->saveState());
-  const auto& shipped = score_function_names();
-  if (std::find(shipped.begin(), shipped.end(), currentKey().toStdString()) != shipped.end())
-    settings.setScore(currentKey());
+  // A shipped model (of any pair) is found again next time; an opened file may be gone.
+  for (const QString& pair : modelList_->shippedPairs())
+    if (modelList_->shippedKeys(pair).contains(currentKey())) settings.setScore(currentKey());
   toolBar_->saveChoices();
   settings.setCopyUnknownWords(copyUnknown_->isChecked());
   settings.setHistory(source_->history());

@@ -70,6 +70,8 @@ class MainWindow : public QMainWindow {
   TrainView* trainView() const { return train_; }
   QTabWidget* tabs() const { return tabs_; }
   QComboBox* modelBox() const { return models_; }
+  /// The status bar's line about the current model.
+  QString modelStatus() const;
   QAction* copyUnknownAction() const { return copyUnknown_; }
   DecodingController* controller() const { return controller_; }
 
@@ -106,6 +108,10 @@ class MainWindow : public QMainWindow {
   void showError(const QString& message);
   const ExportTarget& shownExportTarget() const;
   void showModelStatus();
+  // The other language pairs' models the Examples menu offers: (pair, key) each.
+  QList<QPair<QString, QString>> otherPairChoices() const;
+  // The compare grid shows the current model's pair.
+  void followLanguagePair();
   void showModelInfoBox();
   void exportDialog();
   void openAttentionDialog();
@@ -127,6 +133,7 @@ class MainWindow : public QMainWindow {
   TrainView* train_ = nullptr;
   QAction* copyUnknown_ = nullptr;
   ExamplesMenu* examples_ = nullptr;
+  QString comparePair_;  // the language pair whose models the compare grid shows
   QLabel* modelStatus_ = nullptr;
 };
 

@@ -50,18 +50,18 @@ bool EngineWorker::guarded(Work&& work) {
 }
 
 void EngineWorker::findModels() {
-  QStringList keys, paths;
-  for (const std::string& name : score_function_names()) {
-    try {
-      const QString path = QString::fromStdString(resolve_model(name));
-      registerModel(QString::fromStdString(name), path);
-      keys << QString::fromStdString(name);
-      paths << path;
-    } catch (const std::runtime_error&) {
-      // Not shipped with this build: not listed.
+  QStringList keys, paths, pairs;
+  for (const std::string& pair : shipped_language_pairs())
+    for (const std::string& name : score_function_names()) {
+      const std::string path = find_shipped_model(name, pair);
+      if (path.empty()) continue;  // not shipped with this build: not listed
+      const QString key = QString::fromStdString(shipped_model_name(name, pair));
+      registerModel(key, QString::fromStdString(path));
+      keys << key;
+      paths << QString::fromStdString(path);
+      pairs << QString::fromStdString(pair);
     }
-  }
-  Q_EMIT modelsFound(keys, paths);
+  Q_EMIT modelsFound(keys, paths, pairs);
   // Then each one's header (cheap: no weights), for the model box's tooltips and the input
   // line's hint before a model is loaded.
   for (int i = 0; i < keys.size(); ++i) {

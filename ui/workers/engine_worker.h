@@ -43,7 +43,8 @@ class EngineWorker : public QObject {
   void cancel(Channel channel) { ++latest_[index(channel)]; }
 
   // The rest runs on the worker thread (queue it with QMetaObject::invokeMethod).
-  /// Finds the shipped models (modelsFound) and registers them under their score function name.
+  /// Finds the shipped models (modelsFound) and registers them under their score function name
+  /// (with the pair for pairs other than the default: "additive (en→fr)").
   void findModels();
   /// Reads the header of a model file the user opened: modelFileRead, or modelFileFailed.
   void readModelFile(const QString& path);
@@ -73,8 +74,8 @@ class EngineWorker : public QObject {
   void decodeEdits(quint64 generation, const EditRequest& request);
 
  Q_SIGNALS:
-  /// The shipped models found, and their files (the same order).
-  void modelsFound(const QStringList& keys, const QStringList& paths);
+  /// The shipped models found, their files and language pairs ("en-de"; the same order).
+  void modelsFound(const QStringList& keys, const QStringList& paths, const QStringList& pairs);
   void modelFileRead(const QString& path, const attnscope::ModelInfo& info);
   void modelFileFailed(const QString& path, const QString& message);
   /// Model `key`'s header is known: loaded, or read for a shipped model once listed.

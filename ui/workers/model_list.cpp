@@ -1,17 +1,22 @@
 #include "workers/model_list.h"
 
+#include <attnscope/model_catalog.h>
+
 #include <QFileInfo>
 
 namespace attnscope::ui {
 
 ModelList::ModelList(EngineWorker* worker, QObject* parent) : QObject(parent), worker_(worker) {
   connect(worker_, &EngineWorker::modelsFound, this,
-          [this](const QStringList& keys, const QStringList& paths) {
+          [this](const QStringList& keys, const QStringList& paths, const QStringList& pairs) {
             listed_ = true;
             keys_ = keys + keys_;  // before any model file opened meanwhile
+            shipped_ = keys;
             QList<QPair<QString, QString>> files;
-            for (int i = 0; i < keys.size() && i < paths.size(); ++i)
+            for (int i = 0; i < keys.size() && i < paths.size() && i < pairs.size(); ++i) {
               files << qMakePair(keys[i], paths[i]);
+              pairs_.insert(keys[i], pairs[i]);
+            }
             Q_EMIT listed(keys, files);
             runDeferred();
             Q_EMIT listingFinished();
@@ -51,9 +56,24 @@ void ModelList::addFile(const QString& path, const ModelInfo& info) {
   if (keys_.contains(key)) key += QStringLiteral(" (%1)").arg(QFileInfo(path).absolutePath());
   post([w = worker_, key, path] { w->registerModel(key, path); });
   infos_.insert(key, info);
+  pairs_.insert(key, QString::fromStdString(language_pair_of(info)));
   keys_ << key;
   Q_EMIT fileAdded(key, path);
   runDeferred();
+}
+
+QStringList ModelList::shippedKeys(const QString& pair) const {
+  QStringList keys;
+  for (const QString& key : shipped_)
+    if (pairs_.value(key) == pair) keys << key;
+  return keys;
+}
+
+QStringList ModelList::shippedPairs() const {
+  QStringList pairs;
+  for (const QString& key : shipped_)
+    if (!pairs.contains(pairs_.value(key))) pairs << pairs_.value(key);
+  return pairs;
 }
 
 const ModelInfo* ModelList::info(const QString& key) const {

@@ -34,13 +34,20 @@ class ModelList : public QObject {
   void whenReady(std::function<void()> call);
 
   QStringList keys() const { return keys_; }
+  /// Model `key`'s language pair ("en-fr"): a shipped model's folder says it, an opened file's
+  /// header; empty for a key not listed.
+  QString pairOf(const QString& key) const { return pairs_.value(key); }
+  /// The shipped models of language pair `pair`, in the list's order: the compare grid's.
+  QStringList shippedKeys(const QString& pair) const;
+  /// The language pairs of the shipped models, the default first.
+  QStringList shippedPairs() const;
   /// The header of model `key`, or nullptr until it is read (requestInfo() asks for it).
   const ModelInfo* info(const QString& key) const;
   /// Loads model `key` on the worker, if its header is not known yet: infoChanged() once it is.
   void requestInfo(const QString& key);
 
  Q_SIGNALS:
-  /// The shipped models, and each one's file (key, path).
+  /// The shipped models (every pair), and each one's file (key, path).
   void listed(const QStringList& keys, const QList<QPair<QString, QString>>& files);
   /// After listed(): the calls that waited for the list have run (a remembered choice applied).
   void listingFinished();
@@ -59,6 +66,8 @@ class ModelList : public QObject {
   EngineWorker* worker_;
   QStringList keys_;
   QHash<QString, ModelInfo> infos_;
+  QHash<QString, QString> pairs_;  // key -> language pair
+  QStringList shipped_;            // the shipped models' keys
   bool listed_ = false;
   int openingFiles_ = 0;
   bool fileOpened_ = false;

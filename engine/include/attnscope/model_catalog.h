@@ -1,5 +1,6 @@
 #pragma once
-// Which models there are: the shipped ones by score function name, and any model file's header.
+// Which models there are: the shipped ones by language pair and score function name, and any
+// model file's header.
 #include <string>
 #include <vector>
 
@@ -9,14 +10,26 @@
 
 namespace attnscope {
 
-/// A score function name resolves to the shipped model "<name>.attnmodel"; anything else is
-/// taken as a file path. Throws std::runtime_error when a name has no shipped model.
-std::string resolve_model(const std::string& name_or_path);
+/// A score function name resolves to the shipped model "<name>.attnmodel" of language pair
+/// `pair` ("en-de", "en-fr"); anything else is taken as a file path (and `pair` is ignored).
+/// Throws std::runtime_error when the pair has no shipped model of that name, or `pair` is no
+/// language pair.
+std::string resolve_model(const std::string& name_or_path,
+                          const std::string& pair = kDefaultLanguagePair);
+
+/// What the app and exports call a shipped model: its score function for the default pair
+/// ("additive"), else with the pair ("additive (en→fr)").
+std::string shipped_model_name(const std::string& score, const std::string& pair);
+
+/// A model's language pair as its header records it ("en-fr").
+std::string language_pair_of(const ModelInfo& info);
 
 /// Reads only the header of a model file (fast; no weights). Throws like Translator's constructor.
 ModelInfo read_model_info(const std::string& path);
 
-/// The shipped models found in model_directories(), one per score function name found.
+/// The shipped models found in model_directories(): per language pair (the default first, as
+/// shipped_language_pairs() orders them), one per score function name found, in
+/// score_function_names() order.
 std::vector<ModelInfo> installed_models();
 
 }  // namespace attnscope

@@ -1,10 +1,24 @@
 #include "attnscope/model_folders.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
 namespace attnscope {
 namespace fs = std::filesystem;
+
+namespace {
+bool is_language_code(const std::string& code) {
+  return (code.size() == 2 || code.size() == 3) &&
+         std::all_of(code.begin(), code.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+}  // namespace
+
+bool is_language_pair(const std::string& text) {
+  const auto dash = text.find('-');
+  return dash != std::string::npos && is_language_code(text.substr(0, dash)) &&
+         is_language_code(text.substr(dash + 1));
+}
 
 std::vector<std::string> model_directories() {
   std::vector<std::string> folders;
@@ -19,13 +33,33 @@ std::vector<std::string> model_directories() {
   return folders;
 }
 
-std::string find_shipped_model(const std::string& name) {
+std::string find_shipped_model(const std::string& name, const std::string& pair) {
+  if (!is_language_pair(pair)) return "";  // never a path out of the model folders
   for (const auto& folder : model_directories()) {
-    const fs::path candidate = fs::path(folder) / (name + ".attnmodel");
+    fs::path candidate = fs::path(folder);
+    if (pair != kDefaultLanguagePair) candidate /= pair;
+    candidate /= name + ".attnmodel";
     std::error_code ec;
     if (fs::is_regular_file(candidate, ec)) return candidate.string();
   }
   return "";
+}
+
+std::vector<std::string> shipped_language_pairs() {
+  std::vector<std::string> others;
+  for (const auto& folder : model_directories()) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      std::error_code type_ec;
+      if (name != kDefaultLanguagePair && is_language_pair(name) && it->is_directory(type_ec))
+        others.push_back(name);
+    }
+  }
+  std::sort(others.begin(), others.end());
+  others.erase(std::unique(others.begin(), others.end()), others.end());
+  others.insert(others.begin(), kDefaultLanguagePair);
+  return others;
 }
 
 }  // namespace attnscope
