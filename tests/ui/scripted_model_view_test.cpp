@@ -441,6 +441,18 @@ void ScriptedModelViewTest::unknownWordsAreCopiedMarkedAndCanBeKept() {
            QString("<unk> kept: 'business' (word 2 of 2), the unknown source word its attention "
                    "weighs most (0.19), is a lowercase English word, not a name or a number; "
                    "copied, it would be English in the translation"));
+  // Every source word known: the note names the word the row weighs most, as typed.
+  attnscope::Translation known = common;
+  known.kept_unknown.clear();
+  known.source.tokens = {"boston", "days", "</s>"};
+  known.source.typed = {"Boston", "days", "</s>"};
+  known.source.unknown = {false, false, false};
+  known.attention = {{0.9f, 0.04f, 0.06f}, {0.0f, 0.0f, 1.0f}};
+  attnscope::copy_unknown_words(known);
+  QCOMPARE(unknownWordNoteOfLink(known, "kept:0"),
+           QString("<unk> kept: the model knows every source word but found no translation for "
+                   "this step; its attention weighs 'Boston' (word 1 of 2) most (0.90), a word "
+                   "the model knows: copying it could put English into the translation"));
 
   const QString json = QDir(models_.path()).filePath("copied.json");
   exportHeatmaps({window_->heatmap()}, json, {});

@@ -396,6 +396,12 @@ void WindowUsabilityTest::eachLanguagePairHasItsModelsGridAndExamples() {
   QVERIFY(translate("A dog runs on the beach."));
   QVERIFY2(window_->outputLabel()->text().contains("chien"),
            qPrintable(window_->outputLabel()->text()));
+  // The line naming the unknown words gives them as typed, as copying writes them.
+  QVERIFY(translate(QString::fromUtf8("A dog runs in Zürich.")));
+  const QString line = window_->outputLabel()->text();
+  QVERIFY2(line.contains(QString::fromUtf8("(read as &lt;unk&gt;): Zürich")) &&
+               !line.contains(QString::fromUtf8("zürich")),
+           qPrintable(line));
 
   // The Examples menu: French's sentences under its heading, German's a submenu away.
   QMenu* examples = nullptr;

@@ -43,11 +43,26 @@ QString copyNote(const Translation& t, const CopiedWord& copy) {
 
 QString keptNote(const Translation& t, const KeptUnknown& kept) {
   switch (kept.reason) {
-    case KeptUnknown::Reason::kNoUnknownWord:
+    case KeptUnknown::Reason::kNoUnknownWord: {
+      // The word the row weighs most: one the model knows yet could not translate here (often
+      // a name it read lowercase in training, as "boston"), which the user may want to see.
+      const auto step = static_cast<size_t>(kept.target);
+      int most = -1;
+      if (step < t.attention.size())
+        for (int i = 0; i < t.source.kept_length && i < static_cast<int>(t.attention[step].size());
+             ++i)
+          if (most < 0 || t.attention[step][i] > t.attention[step][most]) most = i;
+      const QString known = QObject::tr(
+          "<unk> kept: the model knows every source word but found no translation for "
+          "this step");
+      if (most < 0) return known;
       return QObject::tr(
-          "<unk> kept: the model knows every source word but found no German word for this "
-          "step; copying the English word its attention weighs most would put English into the "
-          "translation");
+                 "%1; its attention weighs '%2' (word %3 of %4) most (%5), a word the model "
+                 "knows: copying it could put English into the translation")
+          .arg(known, typedSource(t, most), QString::number(most + 1),
+               QString::number(t.source.kept_length),
+               QString::number(t.attention[step][most], 'f', 2));
+    }
     case KeptUnknown::Reason::kOnlyCommonWords:
       return QObject::tr(
                  "<unk> kept: '%1' (word %2 of %3), the unknown source word its attention "

@@ -117,6 +117,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
 }
 
 void CompareView::setTargetLanguage(const QString& language) {
+  targetLanguage_ = language;
   reference_->setPlaceholderText(tr("%1 reference translation, then Enter").arg(language));
 }
 
@@ -293,7 +294,7 @@ void CompareView::compare(const QString& sentence) {
   if (!edits_.edits.empty() && edits_.sentence.trimmed() != sentence.trimmed()) setEdits({});
   const CompareTarget common = target();
   if (common.kind == CompareTarget::Kind::Reference && common.text.trimmed().isEmpty()) {
-    setStatus(tr("Type a German reference above and press Enter."));
+    setStatus(tr("Type a %1 reference above and press Enter.").arg(targetLanguage_));
     return;
   }
   if (common.kind == CompareTarget::Kind::Reference) {
@@ -324,9 +325,9 @@ void CompareView::clearForNewSentence() {
   resultStatus_.clear();
   showEmpty(tr("Type a reference\nfor this sentence"));
   updateDifference();
-  setStatus(tr("New sentence: the reference typed for \"%1\" was cleared. Type the German "
+  setStatus(tr("New sentence: the reference typed for \"%1\" was cleared. Type the %2 "
                "reference of this sentence above and press Enter.")
-                .arg(old));
+                .arg(old, targetLanguage_));
 }
 
 QList<HeatmapPlot*> CompareView::exportedPlots() const {

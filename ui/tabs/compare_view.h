@@ -105,6 +105,7 @@ class CompareView : public QWidget, public ExportTarget {
   quint64 generation_ = 0;     // of the newest compare() request
   QString resultStatus_;       // what the shown result is; the status line adds the difference's
   QString referenceSentence_;  // the sentence the reference was used with, trimmed
+  QString targetLanguage_;     // what the models translate into: "German"
 };
 
 }  // namespace attnscope::ui

@@ -288,10 +288,16 @@ void TranslationView::showSnapshot() {
     text += tr("<br><i>The sentence has %1 words; the model reads the first %2.</i>")
                 .arg(snapshot.translation.source.original_length)
                 .arg(snapshot.translation.source.tokens.size() - 1);
-  if (!snapshot.translation.source.unknown_words.empty()) {
+  if (const SourceText& source = snapshot.translation.source; !source.unknown_words.empty()) {
+    // As typed ("Zürich", as copying writes it), each once; the model's lowercase words when
+    // the source has no typed tokens.
     QStringList unknown;
-    for (const auto& w : snapshot.translation.source.unknown_words)
-      unknown << QString::fromStdString(w);
+    for (size_t i = 0; i < source.unknown.size() && i < source.typed.size(); ++i) {
+      const QString word = QString::fromStdString(source.typed[i]);
+      if (source.unknown[i] && !unknown.contains(word)) unknown << word;
+    }
+    if (unknown.isEmpty())
+      for (const auto& w : source.unknown_words) unknown << QString::fromStdString(w);
     text += tr("<br><i>Unknown words (read as &lt;unk&gt;): %1</i>")
                 .arg(unknown.join(", ").toHtmlEscaped());
     if (!snapshot.translation.copied.empty())
