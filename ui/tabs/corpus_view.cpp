@@ -183,6 +183,8 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   metrics_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
 
   sentenceModel_ = new QComboBox(this);
+  // As wide as the model it shows: "additive (en→fr)" is not cut to "additive" after a run.
+  sentenceModel_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   filter_ = new QLineEdit(this);
   filter_->setPlaceholderText(tr("Filter sentences (source, translation or reference)"));
   filter_->setClearButtonEnabled(true);
