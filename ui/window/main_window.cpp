@@ -137,9 +137,10 @@ void MainWindow::createMenus() {
   connect(examples_, &ExamplesMenu::chosen, this, &MainWindow::translateSentence);
   connect(examples_, &ExamplesMenu::chosenWithModel, this,
           [this](const QString& key, const QString& sentence) {
+            const bool switching = currentKey() != key;
             source_->setText(sentence);
-            models_->setCurrentText(key);  // translates the sentence with it
-            if (currentKey() == key) translate();
+            models_->setCurrentText(key);  // a switch translates the sentence with it
+            if (!switching || currentKey() != key) translate();
           });
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
