@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "attnscope/model_catalog.h"
 #include "attnscope/thread_settings.h"
 #include "core/start_arguments.h"
 #include "window/main_window.h"
@@ -39,6 +40,11 @@ int main(int argc, char** argv) {
   const QCommandLineOption scoreOption(QStringLiteral("score"),
                                        QStringLiteral("start with this score function"),
                                        QStringLiteral("NAME"));
+  const QCommandLineOption pairOption(
+      QStringLiteral("pair"),
+      QStringLiteral("start with a shipped model of this language pair, as en-fr (--score's, "
+                     "else its additive)"),
+      QStringLiteral("PAIR"));
   const QCommandLineOption modelOption(
       QStringLiteral("model"),
       QStringLiteral(
@@ -72,9 +78,9 @@ int main(int argc, char** argv) {
   const QCommandLineOption corpusReferenceOption(
       QStringLiteral("corpus-ref"), QStringLiteral("their reference translations, for BLEU"),
       QStringLiteral("FILE"));
-  parser.addOptions({compareOption, stepOption, scoreOption, modelOption, openOption, formatOption,
-                     srcOption, tgtOption, srcTextOption, lineOption, oneBasedOption, corpusOption,
-                     corpusReferenceOption});
+  parser.addOptions({compareOption, stepOption, scoreOption, pairOption, modelOption, openOption,
+                     formatOption, srcOption, tgtOption, srcTextOption, lineOption, oneBasedOption,
+                     corpusOption, corpusReferenceOption});
   parser.addPositionalArgument(
       QStringLiteral("sentence"),
       QStringLiteral("an English sentence to translate at start, or a model file to open "
@@ -90,6 +96,12 @@ int main(int argc, char** argv) {
       fprintf(stderr, "attnscope: --format must be json, csv, pharaoh or marian\n");
       return 2;
     }
+  }
+  const std::string pair = parser.isSet(pairOption) ? parser.value(pairOption).toStdString()
+                                                    : attnscope::kDefaultLanguagePair;
+  if (!attnscope::is_language_pair(pair)) {
+    fprintf(stderr, "attnscope: --pair '%s' is not a language pair such as en-fr\n", pair.c_str());
+    return 2;
   }
   fileOptions.source_path = parser.value(srcOption).toStdString();
   fileOptions.target_path = parser.value(tgtOption).toStdString();
@@ -109,7 +121,11 @@ int main(int argc, char** argv) {
     else
       words << argument;
   }
-  if (parser.isSet(scoreOption)) window.selectModel(parser.value(scoreOption));
+  if (parser.isSet(scoreOption) || parser.isSet(pairOption)) {
+    const std::string score =
+        parser.isSet(scoreOption) ? parser.value(scoreOption).toStdString() : "additive";
+    window.selectModel(QString::fromStdString(attnscope::shipped_model_name(score, pair)));
+  }
   if (parser.isSet(compareOption)) window.showCompare(true);
   if (parser.isSet(openOption)) window.openAttentionFile(parser.value(openOption), fileOptions);
   if (parser.isSet(corpusOption))
