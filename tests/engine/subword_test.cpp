@@ -85,6 +85,47 @@ TEST(SubwordModel, AnOverlongTokenStaysOnePiece) {
   EXPECT_GT(model.encode({longest}).size(), 1u);
 }
 
+TEST(SubwordModel, FromAThousandPiecesAnUnseenCharacterIsSpelledByItsBytes) {
+  const std::string corpus =
+      testing::write_syllable_corpus(testing::temporary_folder(), "text", 300, 7);
+  const auto sentences = tokenized_lines(corpus + ".src");
+  // "ł" (C5 82) and "ü" (C3 BC) never occur in the syllable corpus.
+  const std::vector<std::string> tokens = {"kalo", "\u0142\u00fcmi", "ne"};
+  const SubwordModel large = SubwordModel::learn(sentences, 1000);
+  const std::vector<std::string> pieces = large.encode(tokens);
+  EXPECT_TRUE(contains(pieces, "<0xC5>"));
+  EXPECT_TRUE(contains(pieces, "<0x82>"));
+  for (const auto& piece : pieces) EXPECT_TRUE(contains(large.pieces(), piece)) << piece;
+  EXPECT_EQ(merged(pieces), tokens);  // the word view's words: the bytes back as characters
+  EXPECT_EQ(large.decode(pieces), join_tokens(tokens));
+  // The training text itself never needs a byte: every character it has is a piece.
+  for (const auto& sentence : sentences)
+    for (const auto& piece : large.encode(sentence)) EXPECT_NE(piece.rfind("<0x", 0), 0u) << piece;
+  // Below a thousand pieces the 256 byte pieces would crowd the vocabulary: an unknown piece as
+  // before (SentencePiece gives its text, "łü", which the vocabulary reads as <unk>).
+  const SubwordModel small = SubwordModel::learn(sentences, 100);
+  const std::vector<std::string> small_pieces = small.encode(tokens);
+  EXPECT_TRUE(std::any_of(small_pieces.begin(), small_pieces.end(), [&](const auto& piece) {
+    return !contains(small.pieces(), piece);
+  })) << join_tokens(small_pieces);
+  EXPECT_FALSE(contains(small.pieces(), "<0xC5>"));
+}
+
+TEST(WordView, BytePiecesContinueTheirWordAndStrayBytesBecomeReplacementCharacters) {
+  const std::vector<std::string> pieces = {"\u2581", "<0xC5>", "<0x82>",   "\u2581ka", "<0xC5>",
+                                           "<unk>",  "<0xZZ>", "\u2581mi", "</s>"};
+  const auto groups = word_groups(pieces, kWordStart, "</s>");
+  const std::vector<std::vector<int>> expected = {{0, 1, 2}, {3, 4}, {5}, {6}, {7}, {8}};
+  EXPECT_EQ(groups, expected);
+  EXPECT_EQ(word_text(pieces, groups[0], kWordStart), "\u0142");
+  // A lead byte without its continuation (a model may emit one): U+FFFD, still UTF-8.
+  EXPECT_EQ(word_text(pieces, groups[1], kWordStart), "ka\uFFFD");
+  EXPECT_EQ(word_text(pieces, groups[3], kWordStart), "<0xZZ>");
+  // Without SentencePiece's marker "<0xC5>" is a token like any other "<…>": alone, as written.
+  EXPECT_EQ(word_groups({"a@@", "<0xC5>"}, "@@", "</s>").size(), 2u);
+  EXPECT_EQ(word_text({"<0xC5>"}, {0}, ""), "<0xC5>");
+}
+
 TEST(SubwordModel, LearningIsDeterministicAndTheIdsAreAttnscopesVocabulary) {
   const std::string corpus =
       testing::write_syllable_corpus(testing::temporary_folder(), "text", 200, 4);
@@ -149,6 +190,33 @@ TEST(SubwordTraining, TheModelFileHoldsBothModelsAndItsInfoSaysSo) {
   EXPECT_EQ(translator.info().config.target_vocab, 100);
   // Header only (the model list): it is known to be a subword model without the weights.
   EXPECT_EQ(load_checkpoint(path, /*header_only=*/true).subwords, kSentencePiece);
+}
+
+TEST(SubwordTraining, AModelWithByteFallbackReadsAndForcesUnseenCharactersWithoutUnk) {
+  const std::string folder = testing::temporary_folder();
+  TrainOptions options = testing::subword_training(folder, "additive", 1000, "bytes.attnmodel");
+  options.epochs = 1;
+  options.max_batches = 4;
+  train(options);
+  const Translator translator(options.output_path);
+  // "Łódź" has three characters the corpus never has (ł, ó, ź): spelled by bytes on both sides.
+  const std::string sentence = "Kalo \u0141\u00f3d\u017a mi .";
+  const Translation t = translator.translate(sentence);
+  const Checkpoint checkpoint = load_checkpoint(options.output_path);
+  for (const auto& piece : t.source.tokens)
+    EXPECT_TRUE(checkpoint.source_vocabulary.contains(piece)) << piece;  // no <unk>
+  EXPECT_TRUE(contains(t.source.tokens, "<0xC5>"));
+  const WordView view =
+      word_view(t.source.tokens, t.tokens, t.attention, t.subword_marker, t.end_token);
+  std::vector<std::string> words = tokenize(sentence);
+  words.push_back("</s>");
+  EXPECT_EQ(view.source_words, words);
+  const std::string reference = "mi \u0142\u00f3d\u017a kalo .";
+  const Translation forced = translator.force_decode(sentence, reference);
+  for (const auto& piece : forced.tokens)
+    EXPECT_TRUE(checkpoint.target_vocabulary.contains(piece)) << piece;
+  EXPECT_EQ(forced.words(), tokenize(reference));
+  testing::expect_attention_contract(forced);
 }
 
 TEST(SubwordTraining, BadPieceCountsAreRefusedNamingTheSetting) {

@@ -38,5 +38,8 @@ std::string join_tokens(const std::vector<std::string>& tokens);
 bool is_valid_utf8(std::string_view bytes);
 /// The offset of the first byte that starts an ill-formed sequence; npos when there is none.
 size_t first_invalid_utf8(std::string_view bytes);
+/// `bytes` with each ill-formed UTF-8 sequence replaced by U+FFFD; well-formed text unchanged
+/// (not lowercased or normalised).
+std::string replace_invalid_utf8(std::string_view bytes);
 
 }  // namespace attnscope

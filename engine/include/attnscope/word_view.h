@@ -8,11 +8,13 @@ namespace attnscope {
 
 /// The positions of consecutive pieces that form each word. marker "▁": a piece that starts
 /// with it begins a word; marker "@@": a piece that ends with it continues into the next;
-/// marker "": every token is a word. `end_token` (and any "<…>" token) stands alone.
+/// marker "": every token is a word. `end_token` (and any other "<…>" token) stands alone, except
+/// SentencePiece's byte pieces ("<0xC5>") under marker "▁", which continue a word.
 std::vector<std::vector<int>> word_groups(const std::vector<std::string>& pieces,
                                           const std::string& marker, const std::string& end_token);
 
-/// The word that the pieces `group` spell, markers removed.
+/// The word that the pieces `group` spell, markers removed and byte pieces turned into their
+/// bytes (a byte sequence that is not UTF-8 becomes U+FFFD).
 std::string word_text(const std::vector<std::string>& pieces, const std::vector<int>& group,
                       const std::string& marker);
 

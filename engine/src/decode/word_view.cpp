@@ -1,11 +1,28 @@
 #include "attnscope/word_view.h"
 
+#include "attnscope/text.h"
 #include "io/subword_model.h"
 
 namespace attnscope {
 namespace {
 
-bool stands_alone(const std::string& token, const std::string& end_token) {
+// SentencePiece's byte fallback spells a character that has no piece as the pieces of its UTF-8
+// bytes, "<0xC5>" "<0x82>" for "ł", inside the word the character is in. Gives the byte.
+bool byte_piece(const std::string& piece, unsigned char* byte) {
+  if (piece.size() != 6 || piece.compare(0, 3, "<0x") != 0 || piece[5] != '>') return false;
+  auto digit = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+  };
+  const int high = digit(piece[3]), low = digit(piece[4]);
+  if (high < 0 || low < 0) return false;
+  *byte = static_cast<unsigned char>(high * 16 + low);
+  return true;
+}
+
+bool stands_alone(const std::string& token, const std::string& marker,
+                  const std::string& end_token) {
+  unsigned char byte = 0;
+  if (marker == kWordStart && byte_piece(token, &byte)) return false;
   return token == end_token || (token.size() > 2 && token.front() == '<' && token.back() == '>');
 }
 
@@ -26,7 +43,7 @@ std::vector<std::vector<int>> word_groups(const std::vector<std::string>& pieces
   bool open = false;  // the last group may take the next piece
   for (int i = 0; i < static_cast<int>(pieces.size()); ++i) {
     const std::string& piece = pieces[static_cast<size_t>(i)];
-    const bool alone = stands_alone(piece, end_token);
+    const bool alone = stands_alone(piece, marker, end_token);
     const bool continues =
         open && !alone &&
         ((marker == kWordStart && !starts_with(piece, kWordStart)) || marker == "@@");
@@ -44,11 +61,18 @@ std::string word_text(const std::vector<std::string>& pieces, const std::vector<
   std::string word;
   for (int i : group) {
     std::string piece = pieces[static_cast<size_t>(i)];
+    unsigned char byte = 0;
+    if (marker == kWordStart && byte_piece(piece, &byte)) {
+      word += static_cast<char>(byte);
+      continue;
+    }
     if (marker == kWordStart && starts_with(piece, kWordStart)) piece.erase(0, kWordStart.size());
     if (marker == "@@" && ends_with(piece, "@@")) piece.erase(piece.size() - 2);
     word += piece;
   }
-  return word.empty() ? pieces[static_cast<size_t>(group.front())] : word;
+  // Byte pieces the model put together need not form whole characters: the bytes left over
+  // become U+FFFD, as SentencePiece's own decoder writes them.
+  return word.empty() ? pieces[static_cast<size_t>(group.front())] : replace_invalid_utf8(word);
 }
 
 WordView word_view(const std::vector<std::string>& source_pieces,

@@ -90,6 +90,10 @@ void assign(void* context, const char* bytes, size_t size) noexcept {
 // comes near this length; a longer token is kept whole, one piece unknown to the model.
 constexpr size_t kLongestSplitToken = 1000;
 
+// Byte fallback adds 256 pieces, one per byte; from this size on they are at most a quarter of
+// the vocabulary. Smaller models (tests, built-in tasks) keep <unk> for an unseen character.
+constexpr int kSmallestByteFallbackModel = 1000;
+
 // Strings as the shim takes them: pointers and sizes (no std::string crosses into its runtime).
 struct Spans {
   explicit Spans(const std::vector<std::string>& strings) {
@@ -184,14 +188,17 @@ SubwordModel SubwordModel::learn(const std::vector<std::vector<std::string>>& se
   // The ids 0-3 are attnscope's special tokens; no normalisation (tokenize() lowercased and
   // NFC-normalised already, and decoding must give those tokens back); every character is
   // kept; one thread and no sampling of sentences, so the result depends on nothing but the
-  // corpus and the size.
+  // corpus and the size. Byte fallback spells a character never seen in training ("ł") as the
+  // pieces of its UTF-8 bytes instead of <unk>; every character of the corpus still has a piece
+  // of its own (character coverage 1.0), so training text never needs the byte pieces.
   const auto& specials = Vocabulary::special_tokens();
+  const bool byte_fallback = pieces >= kSmallestByteFallbackModel;
   const std::vector<std::pair<std::string, std::string>> flags = {
       {"model_type", "bpe"},
       {"vocab_size", std::to_string(pieces)},
       {"hard_vocab_limit", "false"},
       {"character_coverage", "1.0"},
-      {"byte_fallback", "false"},
+      {"byte_fallback", byte_fallback ? "true" : "false"},
       {"normalization_rule_name", "identity"},
       {"add_dummy_prefix", "true"},
       {"remove_extra_whitespaces", "true"},

@@ -22,7 +22,9 @@ class SubwordModel {
   /// sentences given as tokenize()'s tokens; pieces never span two tokens. The same sentences
   /// and size give the same model, byte for byte. Fewer pieces result when the corpus has no
   /// more to merge. Throws std::invalid_argument with SentencePiece's reason (e.g. a size below
-  /// the number of distinct characters).
+  /// the number of distinct characters). From 1000 pieces on, 256 of them are byte pieces
+  /// ("<0xC5>"): SentencePiece's byte fallback, which spells a character that has no piece by
+  /// its UTF-8 bytes instead of <unk>; word_text() turns them back into the character.
   static SubwordModel learn(const std::vector<std::vector<std::string>>& sentences, int pieces);
 
   /// Reads a serialized SentencePiece model (as bytes() gives it). Throws std::invalid_argument

@@ -101,6 +101,13 @@ bool is_valid_utf8(std::string_view bytes) {
   return first_invalid_utf8(bytes) == std::string_view::npos;
 }
 
+std::string replace_invalid_utf8(std::string_view bytes) {
+  if (is_valid_utf8(bytes)) return std::string(bytes);
+  // fromUTF8 replaces each ill-formed sequence with U+FFFD (see normalized()).
+  return to_utf8(icu::UnicodeString::fromUTF8(
+      icu::StringPiece(bytes.data(), static_cast<int32_t>(bytes.size()))));
+}
+
 size_t first_invalid_utf8(std::string_view bytes) {
   size_t i = 0;
   const size_t n = bytes.size();
