@@ -39,6 +39,17 @@ std::vector<std::string> merged(const std::vector<std::string>& pieces) {
   return words;
 }
 
+// The word view of a translation's attention, and the source words it should show for `sentence`.
+WordView word_view_of(const Translation& t) {
+  return word_view(t.source.tokens, t.tokens, t.attention, t.subword_marker, t.end_token);
+}
+
+std::vector<std::string> source_words_with_end(const std::string& sentence) {
+  std::vector<std::string> words = tokenize(sentence);
+  words.push_back("</s>");
+  return words;
+}
+
 bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
@@ -206,11 +217,7 @@ TEST(SubwordTraining, AModelWithByteFallbackReadsAndForcesUnseenCharactersWithou
   for (const auto& piece : t.source.tokens)
     EXPECT_TRUE(checkpoint.source_vocabulary.contains(piece)) << piece;  // no <unk>
   EXPECT_TRUE(contains(t.source.tokens, "<0xC5>"));
-  const WordView view =
-      word_view(t.source.tokens, t.tokens, t.attention, t.subword_marker, t.end_token);
-  std::vector<std::string> words = tokenize(sentence);
-  words.push_back("</s>");
-  EXPECT_EQ(view.source_words, words);
+  EXPECT_EQ(word_view_of(t).source_words, source_words_with_end(sentence));
   const std::string reference = "mi \u0142\u00f3d\u017a kalo .";
   const Translation forced = translator.force_decode(sentence, reference);
   for (const auto& piece : forced.tokens)
@@ -366,11 +373,8 @@ TEST_F(SubwordDecoding, WordViewRowsSumToOneAndAreTheMeansOfTheirPiecesRows) {
   int merged_source_words = 0;
   for (const auto& sentence : *sentences_) {
     const Translation t = translator().translate(sentence);
-    const WordView view =
-        word_view(t.source.tokens, t.tokens, t.attention, t.subword_marker, t.end_token);
-    std::vector<std::string> words = tokenize(sentence);
-    words.push_back("</s>");
-    EXPECT_EQ(view.source_words, words);
+    const WordView view = word_view_of(t);
+    EXPECT_EQ(view.source_words, source_words_with_end(sentence));
     ASSERT_EQ(view.weights.size(), view.target_groups.size());
     for (size_t w = 0; w < view.weights.size(); ++w) {
       const auto& rows = view.target_groups[w];
