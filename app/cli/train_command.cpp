@@ -82,6 +82,7 @@ const FlagNames kTrainFlags = {
     {"model.hidden", "--hidden"},
     {"model.dropout", "--dropout"},
     {"model.score", "--score"},
+    {"model.decoder", "--decoder"},
     {"learning_rate", "--lr"},
     {"test_source_path", "--test-src"},
     {"test_target_path", "--test-tgt"},
@@ -186,6 +187,10 @@ Action add_train_command(CLI::App& app) {
   app.add_option("--epochs", o.epochs, "maximum epochs")->capture_default_str();
   app.add_option("--emb", o.model.embedding, "embedding size")->capture_default_str();
   app.add_option("--hidden", o.model.hidden, "GRU size")->capture_default_str();
+  app.add_option("--decoder", o.model.decoder,
+                 "decoder: gru (attention queried with the previous state) or cgru (the "
+                 "conditional GRU: queried between two GRUs)")
+      ->capture_default_str();
   app.add_option("--batch", o.batch_size, "sentences per batch")->capture_default_str();
   app.add_option("--seed", o.seed, "random seed")->capture_default_str();
   app.add_option("--min-freq", o.min_frequency, "vocabulary: minimum word count")

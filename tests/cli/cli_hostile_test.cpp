@@ -502,13 +502,29 @@ TEST_F(CliTrain, ResumeWithOtherFlagsIsRefusedNamingEachDifference) {
   const std::string out = folder_ + "/model.attnmodel";
   expect_success(run_cli(train_args(train_ + ".src", train_ + ".tgt", out)));
   const std::string state = read_bytes(out + ".state");
-  auto args = train_args(train_ + ".src", train_ + ".tgt", out,
-                         {"--score", "dot", "--hidden", "16", "--epochs", "2"});
+  auto args =
+      train_args(train_ + ".src", train_ + ".tgt", out,
+                 {"--score", "dot", "--hidden", "16", "--decoder", "cgru", "--epochs", "2"});
   args.push_back("--resume");
   expect_clean_error(run_cli(args), {"--resume: cannot resume '" + out + ".state'",
                                      "score function: \"additive\" in the state, \"dot\" now",
-                                     "hidden size: 8 in the state, 16 now"});
+                                     "hidden size: 8 in the state, 16 now",
+                                     "decoder: \"gru\" in the state, \"cgru\" now"});
   EXPECT_EQ(read_bytes(out + ".state"), state);
+}
+
+TEST_F(CliTrain, TheConditionalGruTrainsAndTranslatesAndAnUnknownDecoderIsRefused) {
+  const std::string out = folder_ + "/cgru.attnmodel";
+  expect_success(run_cli(train_args(train_ + ".src", train_ + ".tgt", out, {"--decoder", "cgru"})));
+  EXPECT_EQ(load_checkpoint(out, /*header_only=*/true).config.decoder, kConditionalGruDecoder);
+  const Outcome translated = run_cli({"translate", "--model", out, "--threads", "1", "a b c"});
+  expect_success(translated);
+  EXPECT_FALSE(translated.out.empty());
+  const std::string refused = folder_ + "/lstm.attnmodel";
+  expect_clean_error(
+      run_cli(train_args(train_ + ".src", train_ + ".tgt", refused, {"--decoder", "lstm"})),
+      {"--decoder", "unknown decoder 'lstm' (gru or cgru)"});
+  EXPECT_FALSE(std::filesystem::exists(refused));
 }
 
 // ---------------------------------------------------------------------------------------------

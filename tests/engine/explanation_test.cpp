@@ -74,8 +74,10 @@ TEST_P(EveryScore, IntegratedGradientsAreCompleteWithinOnePercentAt64Steps) {
 // gives what the general one gives (every row's full gradient, dotted with the direction), for
 // every score function: for cosine's keys through their own derivative, for the others through
 // keys linear in the states. 600 points make two groups of rows.
-TEST_P(EveryScore, PathGradientsEqualTheFullGradientsAlongTheDirection) {
-  const Translator translator(testing::random_model_file(GetParam()));
+void expect_path_gradients_equal_the_full_gradients(const std::string& score,
+                                                    const std::string& decoder) {
+  const std::string what = score + " (" + decoder + ")";
+  const Translator translator(testing::random_model_file(score, decoder));
   const Translator::Impl& impl = translator.impl();
   std::string why_not;
   std::unique_ptr<GradientModel> model = gradient_model_of(*impl.model, &why_not);
@@ -97,14 +99,32 @@ TEST_P(EveryScore, PathGradientsEqualTheFullGradientsAlongTheDirection) {
         model->GradientModel::path_gradients(points, weights, target, direction);
     ASSERT_EQ(fast.attribution.sizes(), general.attribution.sizes());
     EXPECT_TRUE(torch::allclose(fast.log_probs, general.log_probs, 1e-4, 1e-5))
-        << GetParam() << ", " << K << " points";
+        << what << ", " << K << " points";
     EXPECT_TRUE(torch::allclose(fast.attribution, general.attribution, 1e-3, 1e-5))
-        << GetParam() << ", " << K << " points: largest difference "
+        << what << ", " << K << " points: largest difference "
         << (fast.attribution - general.attribution).abs().max().item<float>() << " of values up to "
         << general.attribution.abs().max().item<float>();
     // Not zero: the comparison compares something.
-    EXPECT_GT(general.attribution.abs().max().item<float>(), 1e-4) << GetParam();
+    EXPECT_GT(general.attribution.abs().max().item<float>(), 1e-4) << what;
   }
+}
+
+TEST_P(EveryScore, PathGradientsEqualTheFullGradientsAlongTheDirection) {
+  expect_path_gradients_equal_the_full_gradients(GetParam(), kGruDecoder);
+}
+
+TEST(Explanation, ConditionalGruIntegratedGradientsAreCompleteWithinOnePercentAt64Steps) {
+  const Translator untrained(testing::random_model_file("additive", kConditionalGruDecoder));
+  expect_complete(
+      attribute(untrained, "a b c d e f", options(AttributionMethod::kIntegratedGradients, 64),
+                std::string("b d f a c")),
+      0.01, "untrained additive (cgru)");
+}
+
+// The conditional GRU queries attention between its two GRUs: the fast path must follow it.
+TEST(Explanation, ConditionalGruPathGradientsEqualTheFullGradientsAlongTheDirection) {
+  for (const char* score : {"additive", "location", "none"})
+    expect_path_gradients_equal_the_full_gradients(score, kConditionalGruDecoder);
 }
 
 INSTANTIATE_TEST_SUITE_P(Explanation, EveryScore,

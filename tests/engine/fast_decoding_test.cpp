@@ -24,16 +24,27 @@ TEST(HalfMatrix, MultipliesLikeFloatOnHalfExactWeights) {
   EXPECT_TRUE(torch::allclose(matrix.multiply(x, bias), expected, 1e-5, 1e-5));
 }
 
-class FastDecoding : public ::testing::TestWithParam<bool> {};
+// Tied or direct output layer, plain or conditional GRU decoder.
+struct DecoderShape {
+  bool tied_readout;
+  const char* decoder;
+};
+
+void PrintTo(const DecoderShape& shape, std::ostream* out) {
+  *out << (shape.tied_readout ? "tied_" : "direct_") << shape.decoder;
+}
+
+class FastDecoding : public ::testing::TestWithParam<DecoderShape> {};
 
 TEST_P(FastDecoding, SameTokensAsTheBatchedPath) {
   // A model stored in half precision, as every trained model file is.
   Checkpoint checkpoint = load_checkpoint(testing::copy_model("additive"));
-  checkpoint.config.tied_readout = GetParam();
+  checkpoint.config.tied_readout = GetParam().tied_readout;
+  checkpoint.config.decoder = GetParam().decoder;
   Seq2Seq model(checkpoint.config);
-  if (GetParam()) {
+  if (GetParam().tied_readout && checkpoint.config.decoder == kGruDecoder) {
     load_parameters(*model, checkpoint, "copy model");
-  } else {  // the reference's direct output layer: random weights, rounded to half precision
+  } else {  // another shape than the trained model's: random weights, rounded to half precision
     torch::NoGradGuard no_grad;
     torch::manual_seed(8);
     for (auto& p : model->parameters()) p.copy_((p * 3).to(torch::kHalf).to(torch::kFloat));
@@ -58,7 +69,11 @@ TEST_P(FastDecoding, SameTokensAsTheBatchedPath) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(TiedAndDirectOutput, FastDecoding, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(TiedAndDirectOutput, FastDecoding,
+                         ::testing::Values(DecoderShape{true, kGruDecoder},
+                                           DecoderShape{false, kGruDecoder},
+                                           DecoderShape{true, kConditionalGruDecoder},
+                                           DecoderShape{false, kConditionalGruDecoder}));
 
 }  // namespace
 }  // namespace attnscope

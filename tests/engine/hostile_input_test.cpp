@@ -294,6 +294,12 @@ TEST(HostileModelFile, CraftedHeadersWithValidChecksumsAreRejected) {
        "needs far more weights"},
       {"negative size", [](auto& h) { h["config"]["embedding"] = -3; }, "embedding = -3"},
       {"dropout 7.5", [](auto& h) { h["config"]["dropout"] = 7.5; }, "dropout = 7.5"},
+      {"unknown decoder", [](auto& h) { h["config"]["decoder"] = "lstm"; },
+       "invalid config: decoder 'lstm' (gru or cgru)"},
+      {"decoder not a name", [](auto& h) { h["config"]["decoder"] = 3; }, "invalid header"},
+      // A plain GRU's weights under the conditional GRU's name: the shapes do not fit.
+      {"decoder that is not the weights'", [](auto& h) { h["config"]["decoder"] = "cgru"; },
+       "lacks tensor 'decoder.query_cell"},
       {"missing field", [](auto& h) { h["config"].erase("hidden"); }, "invalid header"},
       {"wrong type", [](auto& h) { h["training"]["epochs"] = "many"; }, "invalid header"},
       // Floats where integers belong: a cast of these would be undefined behaviour (the

@@ -196,7 +196,7 @@ std::string copy_model(const std::string& score) {
   return cache[score] = options.output_path;
 }
 
-std::string random_model_file(const std::string& score) {
+std::string random_model_file(const std::string& score, const std::string& decoder) {
   std::vector<std::string> words = Vocabulary::special_tokens();
   for (char c = 'a'; c <= 'j'; ++c) words.emplace_back(1, c);
   Checkpoint checkpoint;
@@ -204,10 +204,11 @@ std::string random_model_file(const std::string& score) {
   checkpoint.target_vocabulary = Vocabulary::from_tokens(words);
   checkpoint.config =
       tiny_config(score, checkpoint.source_vocabulary.size(), checkpoint.target_vocabulary.size());
+  checkpoint.config.decoder = decoder;
   torch::manual_seed(5);
   Seq2Seq model(checkpoint.config);
   checkpoint.tensors = parameter_tensors(*model);
-  const std::string path = temporary_folder() + "/random-" + score + ".attnmodel";
+  const std::string path = temporary_folder() + "/random-" + score + "-" + decoder + ".attnmodel";
   save_checkpoint(path, checkpoint, StoredPrecision::kFloat32);
   return path;
 }

@@ -69,7 +69,8 @@ std::string copy_model(const std::string& score = "additive");
 std::string model_load_error(const std::string& path);
 
 /// An untrained model (random weights, vocabularies "a".."j") saved to a fresh file.
-std::string random_model_file(const std::string& score = "additive");
+std::string random_model_file(const std::string& score = "additive",
+                              const std::string& decoder = kGruDecoder);
 
 /// A model config small enough for unit tests.
 ModelConfig tiny_config(const std::string& score, int64_t source_vocab = 12,

@@ -53,15 +53,17 @@ double validation_loss(Seq2Seq& model, const Data& data) {
 struct Shape {
   std::string score;
   bool tied_readout;
+  std::string decoder = kGruDecoder;
 };
 
 void PrintTo(const Shape& shape, std::ostream* out) {
-  *out << shape.score << (shape.tied_readout ? "_tied" : "_direct");
+  *out << shape.score << (shape.tied_readout ? "_tied" : "_direct") << "_" << shape.decoder;
 }
 
 ModelConfig config_for(const Shape& shape, const Data& data) {
   ModelConfig config = testing::tiny_config(shape.score, data.source_vocab, data.target_vocab);
   config.tied_readout = shape.tied_readout;
+  config.decoder = shape.decoder;
   return config;
 }
 
@@ -273,7 +275,9 @@ TEST(SplitBatch, BalancesWorkNotRows) {
 INSTANTIATE_TEST_SUITE_P(ScoresAndOutputs, TrainingEquivalence,
                          ::testing::Values(Shape{"additive", true}, Shape{"dot", true},
                                            Shape{"additive", false}, Shape{"dot", false},
-                                           Shape{"location", true}));
+                                           Shape{"location", true},
+                                           Shape{"additive", true, kConditionalGruDecoder},
+                                           Shape{"location", false, kConditionalGruDecoder}));
 
 }  // namespace
 }  // namespace attnscope

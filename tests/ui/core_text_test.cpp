@@ -130,6 +130,11 @@ void CoreTextTest::infoTextNamesEveryFieldAndKeepsPercentSignsOfTheFile() {
   m.subwords = "sentencepiece";
   QVERIFY2(modelInfoText(m).contains("9000 SentencePiece pieces (a subword model)"),
            qPrintable(modelInfoText(m)));
+  QVERIFY(!modelInfoText(m).contains("Decoder"));  // the plain GRU: nothing to say
+  m.config.decoder = "cgru";
+  QVERIFY2(modelInfoText(m).contains(
+               "min\nDecoder: conditional GRU (attention queried between two GRUs)\nValidation"),
+           qPrintable(modelInfoText(m)));
 }
 
 void CoreTextTest::infoTextOfATorchScriptModel() {

@@ -113,6 +113,8 @@ QString modelInfoText(const ModelInfo& m) {
                QString::fromStdString(m.training.corpus), QString::number(m.training.epochs),
                QString::number(m.training.best_epoch),
                QString::number(m.training.seconds / 60.0, 'f', 0));
+  if (m.config.decoder == kConditionalGruDecoder)
+    text += tr("\nDecoder: conditional GRU (attention queried between two GRUs)");
   // A task model is measured by its exact outputs; a figure never measured is left out, not
   // shown as -1.
   if (readsTaskInput(m))

@@ -4,6 +4,19 @@
 
 namespace attnscope {
 
+/// The decoder's recurrence (ModelConfig::decoder).
+/// "gru": one GRU fed [target embedding; context], attention queried with the previous state
+/// (Bahdanau et al.). "cgru": the conditional GRU of Nematus (Sennrich et al. 2017): a first GRU
+/// reads the target embedding, attention is queried with its state, and a second GRU reads the
+/// context; the step's state is the second's.
+constexpr char kGruDecoder[] = "gru";
+constexpr char kConditionalGruDecoder[] = "cgru";
+
+/// true for the names above.
+inline bool is_decoder_kind(const std::string& name) {
+  return name == kGruDecoder || name == kConditionalGruDecoder;
+}
+
 /// The shape of a model; stored in every checkpoint.
 struct ModelConfig {
   std::string score = "additive";  // attention score function, see score_functions.h
@@ -18,6 +31,7 @@ struct ModelConfig {
   // keeps the shipped models small; false: one linear layer over [state; context; embedding],
   // the shape of the Python reference that bench/compare.sh times against.
   bool tied_readout = true;
+  std::string decoder = kGruDecoder;  // see kGruDecoder; files without the key hold "gru"
   double dropout = 0.3;
   int64_t max_source_length = 100;  // tokens incl. </s>; longer sentences are truncated
 };

@@ -162,6 +162,9 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
     check_dimension(path, "max_source_length", c.max_source_length, kMaxDimension);
     if (!(c.dropout >= 0.0 && c.dropout < 1.0))
       fail(path, error_message("has an invalid config: dropout = ", c.dropout));
+    if (!is_decoder_kind(c.decoder))
+      fail(path, error_message("has an invalid config: decoder '", c.decoder, "' (", kGruDecoder,
+                               " or ", kConditionalGruDecoder, ")"));
     checkpoint.source_vocabulary =
         Vocabulary::from_tokens(json.at("source_vocabulary").get<std::vector<std::string>>());
     checkpoint.target_vocabulary =
@@ -274,6 +277,7 @@ nlohmann::json config_to_json(const ModelConfig& c) {
           {"hidden", c.hidden},
           {"attention", c.attention},
           {"tied_readout", c.tied_readout},
+          {"decoder", c.decoder},
           {"dropout", c.dropout},
           {"max_source_length", c.max_source_length}};
 }
@@ -289,6 +293,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
   c.hidden = integer_at<int64_t>(j, "hidden");
   c.attention = integer_at<int64_t>(j, "attention");
   c.tied_readout = j.at("tied_readout").get<bool>();
+  c.decoder = j.value("decoder", std::string(kGruDecoder));
   c.dropout = j.at("dropout").get<double>();
   c.max_source_length = integer_at<int64_t>(j, "max_source_length");
   return c;

@@ -25,7 +25,12 @@ DecoderImpl::DecoderImpl(const ModelConfig& config) : config_(config) {
           torch::nn::EmbeddingOptions(config.target_vocab, E).padding_idx(Vocabulary::kPad)));
   const ScoreDimensions dims = score_dimensions(config);
   attention_ = register_module("attention", Attention(config.score, dims));
-  cell_ = register_module("cell", torch::nn::GRUCell(E + 2 * H, H));
+  if (conditional()) {
+    query_cell_ = register_module("query_cell", torch::nn::GRUCell(E, H));
+    cell_ = register_module("cell", torch::nn::GRUCell(2 * H, H));
+  } else {
+    cell_ = register_module("cell", torch::nn::GRUCell(E + 2 * H, H));
+  }
   if (config.tied_readout) {
     // The embedding doubles as the output matrix; torch's N(0,1) init would start training
     // with logits of standard deviation ~√E, so start at N(0,1/E) as tied models usually do.
@@ -60,10 +65,8 @@ DecoderContext DecoderImpl::prepare(const torch::Tensor& encoder_states,
   const bool fixed = !has_attention(config_.score);
   const torch::Tensor states = fixed ? final_states(encoder_states, encoder_mask) : encoder_states;
   const torch::Tensor mask = fixed ? torch::ones({states.size(0), 1}, torch::kBool) : encoder_mask;
-  const torch::Tensor context_weight =
-      cell_->weight_ih.narrow(1, config_.embedding, 2 * config_.hidden);
   DecoderContext context{states, attention_->keys(states), mask,
-                         torch::matmul(states, context_weight.t()), torch::Tensor()};
+                         torch::matmul(states, context_input_weight().t()), torch::Tensor()};
   if (context_output_weight_t_.defined() && states.size(0) == 1 && !torch::GradMode::is_enabled())
     context.context_logits = torch::mm(states[0], context_output_weight_t_);
   return context;
@@ -83,9 +86,35 @@ DecoderContext DecoderImpl::prepare_tangent(const torch::Tensor& encoder_states,
   return {d_states, d_keys.flatten(0, 1), torch::Tensor(), torch::Tensor(), torch::Tensor()};
 }
 
-torch::Tensor DecoderImpl::gru_update(const torch::Tensor& input_gates,
+bool DecoderImpl::conditional() const { return config_.decoder == kConditionalGruDecoder; }
+
+torch::Tensor DecoderImpl::embedding_input_weight() const {
+  return conditional() ? query_cell_->weight_ih : cell_->weight_ih.narrow(1, 0, config_.embedding);
+}
+
+torch::Tensor DecoderImpl::embedding_input_bias() const {
+  return conditional() ? query_cell_->bias_ih : cell_->bias_ih;
+}
+
+torch::Tensor DecoderImpl::context_input_weight() const {
+  return conditional() ? cell_->weight_ih
+                       : cell_->weight_ih.narrow(1, config_.embedding, 2 * config_.hidden);
+}
+
+torch::Tensor DecoderImpl::gru_update(const torch::nn::GRUCell& cell,
+                                      const torch::Tensor& input_gates,
                                       const torch::Tensor& state) {
-  return gru_cell(input_gates, recurrent_product(state, cell_->weight_hh, cell_->bias_hh), state);
+  return gru_cell(input_gates, recurrent_product(state, cell->weight_hh, cell->bias_hh), state);
+}
+
+DecoderImpl::Query DecoderImpl::query(const torch::Tensor& embedding_gates,
+                                      const torch::Tensor& state) {
+  if (!conditional()) return {state, embedding_gates};
+  // Rows may share one previous token (attribution): the GRU update wants one row each.
+  const torch::Tensor gates = embedding_gates.size(0) == state.size(0)
+                                  ? embedding_gates
+                                  : embedding_gates.expand({state.size(0), -1});
+  return {gru_update(query_cell_, gates, state), cell_->bias_ih};
 }
 
 torch::Tensor DecoderImpl::output(const torch::Tensor& state, const torch::Tensor& context,
@@ -110,38 +139,40 @@ DecoderUpdate DecoderImpl::update(const DecoderContext& context, const torch::Te
                                   const torch::Tensor& previous_tokens,
                                   const torch::Tensor& weights) {
   const torch::Tensor embedded = embedding_(previous_tokens);
+  const Query q =
+      query(torch::addmm(embedding_input_bias(), embedded, embedding_input_weight().t()), state);
   const torch::Tensor a =
-      weights.defined() ? weights : attention_->weights(context.keys, context.mask, state);
+      weights.defined() ? weights : attention_->weights(context.keys, context.mask, q.state);
   const torch::Tensor row = a.unsqueeze(1);
   const torch::Tensor context_vector = torch::bmm(row, context.states).squeeze(1);
-  const torch::Tensor embedding_weight = cell_->weight_ih.narrow(1, 0, config_.embedding);
   const torch::Tensor context_gates =
-      context.context_gates.defined()
-          ? torch::bmm(row, context.context_gates).squeeze(1)
-          : torch::matmul(context_vector,
-                          cell_->weight_ih.narrow(1, config_.embedding, 2 * config_.hidden).t());
-  const torch::Tensor input_gates =
-      torch::addmm(cell_->bias_ih, embedded, embedding_weight.t()) + context_gates;
-  return {gru_update(input_gates, state), context_vector, embedded, a};
+      context.context_gates.defined() ? torch::bmm(row, context.context_gates).squeeze(1)
+                                      : torch::matmul(context_vector, context_input_weight().t());
+  return {gru_update(cell_, q.gates + context_gates, q.state), context_vector, embedded, a};
 }
 
 DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch::Tensor& state,
                                      const torch::Tensor& previous_tokens,
                                      const torch::Tensor& given_weights) {
-  const int64_t E = config_.embedding;
   const torch::Tensor h = state[0];
   const torch::Tensor embedded = embedding_->weight[previous_tokens.item<int64_t>()];
-  const torch::Tensor weights = given_weights.defined()
-                                    ? given_weights
-                                    : attention_->weights(context.keys, context.mask, state);
+  // weight_ih's first E columns (one GRU) are a strided view; BLAS gemv reads it in place.
+  torch::Tensor input_gates =
+      torch::addmv(embedding_input_bias(), embedding_input_weight(), embedded);
+  torch::Tensor query = h;
+  if (conditional()) {
+    query = gru_vector_update(input_gates,
+                              torch::addmv(query_cell_->bias_hh, query_cell_->weight_hh, h), h);
+    input_gates = cell_->bias_ih.clone();
+  }
+  const torch::Tensor weights =
+      given_weights.defined() ? given_weights
+                              : attention_->weights(context.keys, context.mask, query.unsqueeze(0));
   const torch::Tensor a = weights[0];
   auto context_vector = [&] { return torch::mv(context.states[0].t(), a); };
-  // weight_ih's first E columns are a strided view; BLAS gemv reads it in place.
-  torch::Tensor input_gates =
-      torch::addmv(cell_->bias_ih, cell_->weight_ih.narrow(1, 0, E), embedded);
   input_gates.addmv_(context.context_gates[0].t(), a);
-  const torch::Tensor hidden_gates = torch::addmv(cell_->bias_hh, cell_->weight_hh, h);
-  const torch::Tensor next = gru_vector_update(input_gates, hidden_gates, h);
+  const torch::Tensor hidden_gates = torch::addmv(cell_->bias_hh, cell_->weight_hh, query);
+  const torch::Tensor next = gru_vector_update(input_gates, hidden_gates, query);
   torch::Tensor logits;
   if (config_.tied_readout) {
     const torch::Tensor features = torch::cat({next, context_vector(), embedded});
@@ -187,9 +218,8 @@ DecoderImpl::TeacherForcedSteps DecoderImpl::run_teacher_forced(const DecoderCon
                                                                 torch::Tensor state,
                                                                 const torch::Tensor& inputs) {
   const torch::Tensor embedded = apply_dropout(embedding_(inputs), config_.dropout, is_training());
-  const torch::Tensor embedding_weight = cell_->weight_ih.narrow(1, 0, config_.embedding);
   const torch::Tensor embedding_gates =
-      torch::matmul(embedded, embedding_weight.t()) + cell_->bias_ih;  // [B,T,3H]
+      torch::matmul(embedded, embedding_input_weight().t()) + embedding_input_bias();  // [B,T,3H]
   const int64_t steps = inputs.size(1);
   // One tensor per step: selecting step t of the whole tensor instead would make backward
   // build and sum a zero-padded full-size gradient for every step.
@@ -200,10 +230,9 @@ DecoderImpl::TeacherForcedSteps DecoderImpl::run_teacher_forced(const DecoderCon
   // Every step reads these; the steps themselves sum their gradients (shared_step_input.h).
   SharedStepInput keys(context.keys), context_gates(context.context_gates);
   for (int64_t t = 0; t < steps; ++t) {
-    const torch::Tensor a = attention_->weights(keys, context.mask, state);
-    const torch::Tensor input_gates =
-        step_gates[static_cast<size_t>(t)] + context_gates.weighted_sum(a);
-    state = gru_update(input_gates, state);
+    const Query q = query(step_gates[static_cast<size_t>(t)], state);
+    const torch::Tensor a = attention_->weights(keys, context.mask, q.state);
+    state = gru_update(cell_, q.gates + context_gates.weighted_sum(a), q.state);
     states.push_back(state);
     weights.push_back(a);
   }

@@ -44,8 +44,10 @@ struct DecoderUpdate {
 };
 
 /// GRU decoder fed [target embedding; context], attention queried with the previous state,
-/// output over [state; context; embedding]. With the score "none" the context is the same at
-/// every step, the encoder's final states (prepare() says how).
+/// output over [state; context; embedding]; or, with config.decoder "cgru", the conditional GRU
+/// (see kConditionalGruDecoder): the embedding and the context enter two GRUs in turn, and
+/// attention is queried between them. With the score "none" the context is the same at every
+/// step, the encoder's final states (prepare() says how).
 class DecoderImpl : public torch::nn::Module {
  public:
   explicit DecoderImpl(const ModelConfig& config);
@@ -99,17 +101,33 @@ class DecoderImpl : public torch::nn::Module {
   // one-row matrix product (addmm) costs ~5x a matrix-vector product (mv) on this BLAS.
   DecoderStep step_single(const DecoderContext& context, const torch::Tensor& state,
                           const torch::Tensor& previous_tokens, const torch::Tensor& weights);
-  torch::Tensor gru_update(const torch::Tensor& input_gates, const torch::Tensor& state);
+  bool conditional() const;  // config.decoder is the conditional GRU
+  // The weights [3H,E] and bias [3H] that turn the target embedding into input gates, and the
+  // weights [3H,2H] that turn the context into input gates (of the one GRU, or of each of two).
+  torch::Tensor embedding_input_weight() const;
+  torch::Tensor embedding_input_bias() const;
+  torch::Tensor context_input_weight() const;
+  torch::Tensor gru_update(const torch::nn::GRUCell& cell, const torch::Tensor& input_gates,
+                           const torch::Tensor& state);
+  // What attention is queried with, and what the context's input gates are added to before the
+  // (second) GRU updates that state: the previous state and the embedding's gates (one GRU), or
+  // the first GRU's new state and the second GRU's input bias (conditional GRU).
+  struct Query {
+    torch::Tensor state;  // [B,H]
+    torch::Tensor gates;  // [B,3H] or [3H]
+  };
+  Query query(const torch::Tensor& embedding_gates, const torch::Tensor& state);
   torch::Tensor output(const torch::Tensor& state, const torch::Tensor& context,
                        const torch::Tensor& embedded);
 
   ModelConfig config_;
   torch::nn::Embedding embedding_{nullptr};
   Attention attention_{nullptr};
-  torch::nn::GRUCell cell_{nullptr};
-  torch::nn::Linear readout_{nullptr};  // tied_readout: [state; context; embedding] -> E
-  torch::Tensor output_bias_;           // tied_readout: logits = tanh(readout) · Eᵀ + bias
-  torch::nn::Linear output_{nullptr};   // otherwise: [state; context; embedding] -> V
+  torch::nn::GRUCell query_cell_{nullptr};  // conditional GRU: the first, fed the embedding
+  torch::nn::GRUCell cell_{nullptr};        // the GRU whose state is the step's
+  torch::nn::Linear readout_{nullptr};      // tied_readout: [state; context; embedding] -> E
+  torch::Tensor output_bias_;               // tied_readout: logits = tanh(readout) · Eᵀ + bias
+  torch::nn::Linear output_{nullptr};       // otherwise: [state; context; embedding] -> V
   // See prepare_inference(): the output matrix in half precision (tied), or its state and
   // embedding columns in half precision plus its context columns (untied).
   std::shared_ptr<HalfMatrix> half_output_;

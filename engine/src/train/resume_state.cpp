@@ -33,6 +33,7 @@ const std::vector<std::pair<const char*, const char*>>& labels() {
       {"hidden", "hidden size"},
       {"attention", "attention size"},
       {"tied_readout", "tied readout"},
+      {"decoder", "decoder"},
       {"dropout", "dropout"},
       {"max_source_length", "maximum source length"},
       {"training_corpus", "training corpus"},
@@ -99,6 +100,8 @@ std::vector<std::string> settings_differences(const nlohmann::json& stored,
   // Every state written before subword models existed is a word model's.
   nlohmann::json old = stored;
   if (!old.contains("subwords")) old["subwords"] = 0;
+  // ... and every one written before the conditional GRU a plain GRU's.
+  if (!old.contains("decoder")) old["decoder"] = kGruDecoder;
   std::vector<std::string> differences;
   for (const auto& [key, label] : labels()) {
     if (!old.contains(key) || !now.contains(key) || old.at(key) == now.at(key)) continue;

@@ -129,6 +129,9 @@ void validate_options(const TrainOptions& o) {
   if (!is_score_function(o.model.score))
     ATTNSCOPE_THROW_SETTING("model.score", "unknown score function '", o.model.score, "' (",
                             score_function_list(), ")");
+  if (!is_decoder_kind(o.model.decoder))
+    ATTNSCOPE_THROW_SETTING("model.decoder", "unknown decoder '", o.model.decoder, "' (",
+                            kGruDecoder, " or ", kConditionalGruDecoder, ")");
   if (o.epochs < 1) ATTNSCOPE_THROW_SETTING("epochs", "the number of epochs must be at least 1");
   if (o.batch_size < 1) ATTNSCOPE_THROW_SETTING("batch_size", "the batch size must be at least 1");
   if (o.min_frequency < 1)
