@@ -9,6 +9,10 @@
 #   SUBWORDS=8000 scripts/train-models.sh ...          subword models (train --subwords 8000),
 #       written to runs/SCORE-sp8000.attnmodel and not copied: one ships instead of the word model
 #       of its score function only when its test BLEU (greedy) is not lower; compare with eval.
+#   DECODER=cgru EPOCHS=20 scripts/train-models.sh DATA additive
+#       the conditional GRU decoder (train --decoder cgru): runs/SCORE-cgru.attnmodel, copied to
+#       resources/models/SCORE.attnmodel like a plain word model (the run names the decoder, the
+#       shipped file the score function).
 #   TGT=fr EPOCHS=24 scripts/train-models.sh DATA additive
 #       English->French (train.fr.gz ...): runs/en-fr/SCORE.attnmodel, copied to
 #       resources/models/en-fr/ (the shipped en-fr additive: 24 epochs, chosen on the validation
@@ -23,6 +27,7 @@ mkdir -p runs
 subwords=${SUBWORDS:-0}
 tgt=${TGT:-de}
 epochs=${EPOCHS:-12}
+decoder=${DECODER:-gru}
 runs=runs shipped=resources/models
 if [ "$tgt" != de ]; then
   runs=runs/en-$tgt shipped=resources/models/en-$tgt
@@ -36,12 +41,13 @@ cli=runs/attnscope-cli.$(cksum <build/app/attnscope-cli | cut -d' ' -f1)
 train_one() {
   local score=$1 name=$1 extra=()
   if [ "$subwords" -gt 0 ]; then name=$score-sp$subwords extra=(--subwords "$subwords"); fi
+  if [ "$decoder" != gru ]; then name=$name-$decoder extra+=(--decoder "$decoder"); fi
   "$cli" train --src "$data/train.en.gz" --tgt "$data/train.$tgt.gz" \
     --val-src "$data/val.en.gz" --val-tgt "$data/val.$tgt.gz" \
     --test-src "$data/test_2016_flickr.en.gz" --test-tgt "$data/test_2016_flickr.$tgt.gz" \
     --score "$score" --out "$runs/$name.attnmodel" --epochs "$epochs" --seed 1 --threads 1 \
     --resume "${extra[@]}" >>"$runs/$name.log" 2>&1 &&
-    if [ "$subwords" -eq 0 ]; then cp "$runs/$name.attnmodel" "$shipped/$name.attnmodel"; fi
+    if [ "$subwords" -eq 0 ]; then cp "$runs/$name.attnmodel" "$shipped/$score.attnmodel"; fi
 }
 
 for ((i = 0; i < ${#scores[@]}; i += 2)); do

@@ -201,6 +201,11 @@ void TrainViewTest::tasksFillTheirDefaults() {
   settings->setCorpusFiles({"train.en.gz", "train.fr.gz", "v.en", "v.fr"});
   QCOMPARE(settings->options("m").model.source_language, std::string("en"));
   QCOMPARE(settings->options("m").model.target_language, std::string("fr"));
+  // The decoder: the plain GRU by default, the conditional GRU when chosen.
+  QCOMPARE(settings->options("m").model.decoder, std::string(attnscope::kGruDecoder));
+  settings->decoderBox()->setCurrentIndex(
+      settings->decoderBox()->findData(QString(attnscope::kConditionalGruDecoder)));
+  QCOMPARE(settings->options("m").model.decoder, std::string(attnscope::kConditionalGruDecoder));
 }
 
 void TrainViewTest::snapshotTokensAreShownReadably() {

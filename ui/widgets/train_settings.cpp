@@ -77,6 +77,16 @@ TrainSettings::TrainSettings(QWidget* parent) : QWidget(parent) {
                       Qt::ToolTipRole);
   score_->setCurrentText(QStringLiteral("additive"));
   score_->setToolTip(tr("How the decoder scores each source token (none: no attention)"));
+  decoder_ = new QComboBox(this);
+  decoder_->addItem(tr("GRU"), QString::fromLatin1(kGruDecoder));
+  decoder_->setItemData(0, tr("Attention queried with the previous state (Bahdanau et al.)"),
+                        Qt::ToolTipRole);
+  decoder_->addItem(tr("Conditional GRU"), QString::fromLatin1(kConditionalGruDecoder));
+  decoder_->setItemData(1,
+                        tr("Attention queried between two GRUs, after reading the previous word "
+                           "(Nematus)"),
+                        Qt::ToolTipRole);
+  decoder_->setToolTip(tr("The decoder's recurrence: when attention is queried"));
   embedding_ = spinBox(this, 1, 4096, tr("Word (or character) embedding size"));
   hidden_ = spinBox(this, 1, 4096, tr("Size of the decoder's GRU and of each encoder direction"));
   epochs_ = spinBox(this, 1, 10000, tr("Passes over the training examples at most"));
@@ -98,6 +108,7 @@ TrainSettings::TrainSettings(QWidget* parent) : QWidget(parent) {
   form->addRow(description_);
   form->addRow(corpus_);
   form->addRow(tr("Score function"), score_);
+  form->addRow(tr("Decoder"), decoder_);
   form->addRow(tr("Embedding"), embedding_);
   form->addRow(tr("Hidden"), hidden_);
   form->addRow(tr("Epochs"), epochs_);
@@ -151,6 +162,7 @@ void TrainSettings::applyDefaults() {
   examplesLabel_->setVisible(isTask);
   examples_->setVisible(isTask);
   if (isTask) examples_->setValue(training_task(task().toStdString()).train_examples);
+  decoder_->setCurrentIndex(decoder_->findData(QString::fromStdString(defaults.model.decoder)));
   embedding_->setValue(static_cast<int>(defaults.model.embedding));
   hidden_->setValue(static_cast<int>(defaults.model.hidden));
   epochs_->setValue(defaults.epochs);
@@ -187,6 +199,7 @@ TrainOptions TrainSettings::options(const std::string& outputPath) const {
     options.task_examples = examples_->value();
   }
   options.model.score = score_->currentText().toStdString();
+  options.model.decoder = decoder_->currentData().toString().toStdString();
   options.model.embedding = embedding_->value();
   // A task's additive scorer is as wide as its GRU (task_options); it stays so when resized.
   if (options.model.attention == options.model.hidden) options.model.attention = hidden_->value();
@@ -202,6 +215,7 @@ TrainOptions TrainSettings::options(const std::string& outputPath) const {
 QWidget* TrainSettings::settingControl(const QString& setting) const {
   if (setting == QLatin1String("task")) return task_;
   if (setting == QLatin1String("model.score")) return score_;
+  if (setting == QLatin1String("model.decoder")) return decoder_;
   if (setting == QLatin1String("model.embedding")) return embedding_;
   if (setting == QLatin1String("model.hidden")) return hidden_;
   if (setting == QLatin1String("epochs")) return epochs_;

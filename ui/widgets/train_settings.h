@@ -38,6 +38,7 @@ class TrainSettings : public QWidget {
   // For tests.
   QComboBox* taskBox() const { return task_; }
   QComboBox* scoreBox() const { return score_; }
+  QComboBox* decoderBox() const { return decoder_; }
   QSpinBox* embeddingBox() const { return embedding_; }
   QSpinBox* hiddenBox() const { return hidden_; }
   QSpinBox* epochsBox() const { return epochs_; }
@@ -60,6 +61,7 @@ class TrainSettings : public QWidget {
   QWidget* corpus_ = nullptr;
   std::array<QLineEdit*, 4> files_{};
   QComboBox* score_ = nullptr;
+  QComboBox* decoder_ = nullptr;  // item data: ModelConfig::decoder
   QSpinBox* embedding_ = nullptr;
   QSpinBox* hidden_ = nullptr;
   QSpinBox* epochs_ = nullptr;
