@@ -21,6 +21,7 @@ Action add_align_command(CLI::App& app);
 Action add_models_command(CLI::App& app);
 Action add_export_command(CLI::App& app);
 Action add_bench_command(CLI::App& app);
+Action add_average_command(CLI::App& app);
 
 /// --score NAME [--pair en-fr] | --model FILE, resolved to a model path (default: the additive
 /// model of the default language pair, English->German).

@@ -1,5 +1,5 @@
-// attnscope-cli: train, translate, explain, eval, align, export, models, bench. Errors go to stderr
-// as one line and give a non-zero exit code.
+// attnscope-cli: train, translate, explain, eval, align, export, models, bench, average. Errors go
+// to stderr as one line and give a non-zero exit code.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
       add_export_command);
   add("bench", "training and decoding speed, comparable with the Python reference",
       add_bench_command);
+  add("average", "average the weights of a run's epoch models (checkpoint averaging)",
+      add_average_command);
   // CLI11 says "A subcommand is required" for a misspelt one; name it instead.
   const auto known = [&](const std::string& name) {
     for (const auto& entry : actions)
@@ -57,9 +59,11 @@ int main(int argc, char** argv) {
     return false;
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1]))
-    return fail(std::string("unknown command '") + argv[1] +
-                    "' (translate, explain, train, eval, align, models, export, bench; see --help)",
-                2);
+    return fail(
+        std::string("unknown command '") + argv[1] +
+            "' (translate, explain, train, eval, align, models, export, bench, average; see "
+            "--help)",
+        2);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -88,6 +88,8 @@ const FlagNames kTrainFlags = {
     {"test_target_path", "--test-tgt"},
     {"resume", "--resume"},
     {"subwords", "--subwords"},
+    {"joint_subwords", "--joint-subwords"},
+    {"save_epochs", "--save-epochs"},
     {"task", "--task"},
     {"task_examples", "--examples"},
     {"snapshots_path", "--snapshots"},
@@ -198,6 +200,10 @@ Action add_train_command(CLI::App& app) {
   app.add_option("--subwords", o.subwords,
                  "subword model: SentencePiece pieces per language (0 = words)")
       ->capture_default_str();
+  app.add_flag("--save-epochs", o.save_epochs,
+               "also write each epoch's model as OUT's name with .epochNN, for `average`");
+  app.add_flag("--joint-subwords", o.joint_subwords,
+               "with --subwords: one SentencePiece model learned on both languages' text");
   app.add_option("--lr", o.learning_rate, "Adam learning rate")->capture_default_str();
   app.add_option("--dropout", o.model.dropout, "dropout")->capture_default_str();
   app.add_option("--patience", o.patience,

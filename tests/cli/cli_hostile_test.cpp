@@ -513,6 +513,25 @@ TEST_F(CliTrain, ResumeWithOtherFlagsIsRefusedNamingEachDifference) {
   EXPECT_EQ(read_bytes(out + ".state"), state);
 }
 
+TEST_F(CliTrain, EpochModelsAreKeptAndAverageIntoAModel) {
+  const std::string out = folder_ + "/run.attnmodel";
+  expect_success(run_cli(
+      train_args(train_ + ".src", train_ + ".tgt", out, {"--epochs", "2", "--save-epochs", ""})));
+  const std::string first = folder_ + "/run.epoch01.attnmodel",
+                    second = folder_ + "/run.epoch02.attnmodel";
+  ASSERT_TRUE(std::filesystem::exists(first));
+  ASSERT_TRUE(std::filesystem::exists(second));
+  const std::string mean = folder_ + "/mean.attnmodel";
+  const Outcome averaged = run_cli({"average", "--out", mean, first, second});
+  expect_success(averaged);
+  EXPECT_NE(averaged.out.find("averaged 2 models into " + mean), std::string::npos) << averaged.out;
+  expect_success(run_cli({"translate", "--model", mean, "--threads", "1", "a b c"}));
+  expect_clean_error(run_cli({"average", "--out", folder_ + "/one.attnmodel", first}),
+                     {"two or more model files"});
+  expect_clean_error(run_cli({"average", "--out", folder_ + "/s.attnmodel", first, out + ".state"}),
+                     {"'" + out + ".state' cannot be averaged", "training state"});
+}
+
 TEST_F(CliTrain, TheConditionalGruTrainsAndTranslatesAndAnUnknownDecoderIsRefused) {
   const std::string out = folder_ + "/cgru.attnmodel";
   expect_success(run_cli(train_args(train_ + ".src", train_ + ".tgt", out, {"--decoder", "cgru"})));

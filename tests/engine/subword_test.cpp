@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <fstream>
 #include <numeric>
+#include <sstream>
 
 #include "engine/test_models.h"
 #include "engine/translation_checks.h"
@@ -224,6 +225,45 @@ TEST(SubwordTraining, AModelWithByteFallbackReadsAndForcesUnseenCharactersWithou
     EXPECT_TRUE(checkpoint.target_vocabulary.contains(piece)) << piece;
   EXPECT_EQ(forced.words(), tokenize(reference));
   testing::expect_attention_contract(forced);
+}
+
+// A joint model is one SentencePiece model for both sides; by default each side has its own.
+// The target side here writes every word with a "pu" in front, a letter the source never has.
+TEST(SubwordTraining, AJointModelSplitsBothSidesWithOneSentencePieceModel) {
+  const std::string folder = testing::temporary_folder();
+  auto has_p = [](const Vocabulary& vocabulary) {
+    for (const std::string& piece : vocabulary.tokens())
+      if (piece.front() != '<' && piece.find('p') != std::string::npos) return true;  // <pad>
+    return false;
+  };
+  for (const bool joint : {false, true}) {
+    TrainOptions options = testing::subword_training(
+        folder, "additive", 120, joint ? "joint.attnmodel" : "separate.attnmodel");
+    std::istringstream lines(testing::read_bytes(options.target_path));
+    std::ofstream target(options.target_path);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      for (std::string word; words >> word;) target << (word == "." ? word : "pu" + word) << ' ';
+      target << '\n';
+    }
+    target.close();
+    options.joint_subwords = joint;
+    options.epochs = 1;
+    options.max_batches = 2;
+    train(options);
+    const Checkpoint checkpoint = load_checkpoint(options.output_path);
+    EXPECT_EQ(checkpoint.source_subwords.bytes() == checkpoint.target_subwords.bytes(), joint);
+    EXPECT_TRUE(has_p(checkpoint.target_vocabulary));
+    EXPECT_EQ(has_p(checkpoint.source_vocabulary), joint);  // the other side's pieces
+  }
+  TrainOptions words = testing::subword_training(folder, "additive", 0, "words.attnmodel");
+  words.joint_subwords = true;
+  try {
+    train(words);
+    ADD_FAILURE() << "a joint model of words";
+  } catch (const SettingError& e) {
+    EXPECT_EQ(e.setting(), "joint_subwords");
+  }
 }
 
 TEST(SubwordTraining, BadPieceCountsAreRefusedNamingTheSetting) {

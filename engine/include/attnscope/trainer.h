@@ -46,12 +46,19 @@ struct TrainOptions {
   // the training corpus and stored in the model; their pieces are the vocabularies, so
   // min_frequency does not apply. 0: a word model.
   int subwords = 0;
+  // With subwords: one SentencePiece model of `subwords` pieces learned on both sides' text and
+  // used for both (a joint vocabulary: a name or number is split alike on both sides), instead
+  // of one per language.
+  bool joint_subwords = false;
   double learning_rate = 1e-3;
   double gradient_clip = 1.0;
   double label_smoothing = 0.1;
   int patience = 4;  // stop after this many epochs without a better validation BLEU
   uint64_t seed = 1;
   bool resume = false;  // continue from output_path + ".state" if it exists, same settings only
+  // Also write every epoch's model beside output_path (epoch_model_path(): "run.epoch07.attnmodel",
+  // its record saying that epoch and its validation figures), for averaging (model_averaging.h).
+  bool save_epochs = false;
   int max_batches = 0;  // > 0: stop each epoch after this many batches (tests, quick runs)
   // Worker threads, each computing a share of every batch with one torch thread (0: one per
   // core). The split and each worker's dropout depend on it: the same seed and thread count give

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -37,6 +38,17 @@ void check_output_path(const std::string& output_path) {
                             "': ", std::strerror(errno));
   ::close(fd);
   ::unlink(probe.c_str());
+}
+
+std::string epoch_model_path(const std::string& output_path, int epoch) {
+  char number[16];
+  std::snprintf(number, sizeof number, ".epoch%02d", epoch);
+  const std::string extension = ".attnmodel";
+  const bool has_extension =
+      output_path.size() > extension.size() &&
+      output_path.compare(output_path.size() - extension.size(), extension.size(), extension) == 0;
+  if (!has_extension) return output_path + number;
+  return output_path.substr(0, output_path.size() - extension.size()) + number + extension;
 }
 
 }  // namespace attnscope

@@ -40,6 +40,7 @@ const std::vector<std::pair<const char*, const char*>>& labels() {
       {"validation_corpus", "validation corpus"},
       {"min_frequency", "minimum word frequency"},
       {"subwords", "subword pieces"},
+      {"joint_subwords", "joint subword model"},
       {"batch_size", "batch size"},
       {"learning_rate", "learning rate"},
       {"label_smoothing", "label smoothing"},
@@ -87,6 +88,7 @@ nlohmann::json training_settings(const TrainOptions& o, const TokenizedPairs& tr
   // A subword model's vocabulary is its pieces: the word frequency changes nothing.
   if (o.subwords == 0) settings["min_frequency"] = o.min_frequency;
   settings["subwords"] = o.subwords;
+  settings["joint_subwords"] = o.joint_subwords;
   settings["batch_size"] = o.batch_size;
   settings["learning_rate"] = o.learning_rate;
   settings["label_smoothing"] = o.label_smoothing;
@@ -102,6 +104,7 @@ std::vector<std::string> settings_differences(const nlohmann::json& stored,
   if (!old.contains("subwords")) old["subwords"] = 0;
   // ... and every one written before the conditional GRU a plain GRU's.
   if (!old.contains("decoder")) old["decoder"] = kGruDecoder;
+  if (!old.contains("joint_subwords")) old["joint_subwords"] = false;
   std::vector<std::string> differences;
   for (const auto& [key, label] : labels()) {
     if (!old.contains(key) || !now.contains(key) || old.at(key) == now.at(key)) continue;

@@ -136,6 +136,9 @@ void validate_options(const TrainOptions& o) {
   if (o.batch_size < 1) ATTNSCOPE_THROW_SETTING("batch_size", "the batch size must be at least 1");
   if (o.min_frequency < 1)
     ATTNSCOPE_THROW_SETTING("min_frequency", "the minimum word frequency must be at least 1");
+  if (o.joint_subwords && o.subwords == 0)
+    ATTNSCOPE_THROW_SETTING("joint_subwords",
+                            "a joint subword model needs a number of pieces (subwords)");
   if (o.subwords != 0 && (o.subwords < kMinSubwords || o.subwords > kMaxSubwords))
     ATTNSCOPE_THROW_SETTING("subwords", "the number of subword pieces must be between ",
                             kMinSubwords, " and ", kMaxSubwords, " (or 0 for words), not ",
@@ -456,8 +459,9 @@ class Trainer {
     state_.learning_rate = options_.learning_rate;
   }
 
-  // One SentencePiece model per language: the two sides have embedding tables of their own,
-  // and a joint model would spend target pieces, and so the output layer, on the other language.
+  // One SentencePiece model per language by default: the two sides have embedding tables of
+  // their own, and a joint model spends target pieces, and so the output layer, on the other
+  // language. joint_subwords learns one on both sides' text, for those who want to compare.
   void learn_subwords(const TokenizedPairs& train_text) {
     const auto start = Clock::now();
     auto learn = [&](const std::vector<std::vector<std::string>>& sentences,
@@ -469,8 +473,15 @@ class Trainer {
                                 " subword pieces from '", path, "': ", e.what());
       }
     };
-    source_subwords_ = learn(train_text.source, options_.source_path);
-    target_subwords_ = learn(train_text.target, options_.target_path);
+    if (options_.joint_subwords) {
+      std::vector<std::vector<std::string>> both = train_text.source;
+      both.insert(both.end(), train_text.target.begin(), train_text.target.end());
+      source_subwords_ = learn(both, options_.source_path + "' and '" + options_.target_path);
+      target_subwords_ = source_subwords_;
+    } else {
+      source_subwords_ = learn(train_text.source, options_.source_path);
+      target_subwords_ = learn(train_text.target, options_.target_path);
+    }
     source_vocabulary_ = Vocabulary::from_tokens(source_subwords_.pieces());
     target_vocabulary_ = Vocabulary::from_tokens(target_subwords_.pieces());
     char seconds[32];
@@ -582,6 +593,16 @@ class Trainer {
     summary.total_seconds = state_.seconds;
     update_record();
     if (summary.best) save_model(options_.output_path);
+    if (options_.save_epochs) {
+      Checkpoint c = checkpoint();
+      c.training.best_epoch = epoch;
+      c.training.validation_loss = validation.loss;
+      if (task())
+        c.training.validation_accuracy = validation.exact;
+      else
+        c.training.validation_bleu = validation.bleu;
+      save_checkpoint(epoch_model_path(options_.output_path, epoch), c, StoredPrecision::kFloat16);
+    }
     save_state(state_path);
     if (observer_.epoch_done) observer_.epoch_done(summary);
   }

@@ -1,0 +1,77 @@
+#include "attnscope/model_averaging.h"
+
+#include "attnscope/errors.h"
+#include "io/checkpoint.h"
+
+namespace attnscope {
+namespace {
+
+// A training state (OUT.state) holds the optimizer's bytes beside float32 weights: it belongs to
+// a run, not a model, and its weights are in the model files already.
+bool is_training_state(const Checkpoint& c) {
+  if (c.extra.contains("resume")) return true;
+  for (const auto& [name, tensor] : c.tensors)
+    if (!tensor.is_floating_point()) return true;
+  return false;
+}
+
+// Why `candidate` cannot be averaged with `first` (the first input), or "".
+std::string difference(const Checkpoint& first, const Checkpoint& candidate) {
+  const nlohmann::json a = config_to_json(first.config), b = config_to_json(candidate.config);
+  for (const auto& [key, value] : a.items())
+    if (!b.contains(key) || b.at(key) != value)
+      return "its config differs (" + key + ": " + (b.contains(key) ? b.at(key).dump() : "none") +
+             ", not " + value.dump() + ")";
+  if (first.source_vocabulary.tokens() != candidate.source_vocabulary.tokens() ||
+      first.target_vocabulary.tokens() != candidate.target_vocabulary.tokens())
+    return "its vocabularies differ";
+  if (first.subwords != candidate.subwords ||
+      first.source_subwords.bytes() != candidate.source_subwords.bytes() ||
+      first.target_subwords.bytes() != candidate.target_subwords.bytes())
+    return "its subword models differ";
+  if (is_training_state(candidate)) return "it is a training state, not a model file";
+  if (first.tensors.size() != candidate.tensors.size()) return "it holds other tensors";
+  for (size_t i = 0; i < first.tensors.size(); ++i) {
+    const auto& [name, tensor] = first.tensors[i];
+    if (candidate.tensors[i].first != name || candidate.tensors[i].second.sizes() != tensor.sizes())
+      return "its tensor '" + name + "' differs in name or shape";
+  }
+  return "";
+}
+
+}  // namespace
+
+void average_models(const std::vector<std::string>& inputs, const std::string& output,
+                    const std::string& command) {
+  if (inputs.size() < 2)
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("averaging needs two or more model files, not ",
+                                     inputs.size());
+  Checkpoint average = load_checkpoint(inputs.front());
+  if (is_training_state(average))
+    ATTNSCOPE_THROW_INVALID_ARGUMENT("'", inputs.front(),
+                                     "' is a training state, not a model file: average the model "
+                                     "files of the epochs (train --save-epochs)");
+  // Sums in double: twenty half-precision values add up without rounding on the way.
+  for (auto& [name, tensor] : average.tensors) tensor = tensor.to(torch::kDouble);
+  Checkpoint last;
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    last = load_checkpoint(inputs[i]);
+    if (const std::string why = difference(average, last); !why.empty())
+      ATTNSCOPE_THROW_INVALID_ARGUMENT("'", inputs[i], "' cannot be averaged with '",
+                                       inputs.front(), "': ", why);
+    for (size_t t = 0; t < average.tensors.size(); ++t)
+      average.tensors[t].second.add_(last.tensors[t].second.to(torch::kDouble));
+  }
+  const auto count = static_cast<double>(inputs.size());
+  for (auto& [name, tensor] : average.tensors) tensor = (tensor / count).to(torch::kFloat);
+  average.training = last.training;
+  average.training.validation_loss = 0.0;
+  average.training.validation_bleu = -1.0;
+  average.training.test_bleu = -1.0;
+  average.training.test_bleu_beam5 = -1.0;
+  average.training.test_corpus.clear();
+  average.training.command = command;
+  save_checkpoint(output, average, StoredPrecision::kFloat16);
+}
+
+}  // namespace attnscope
