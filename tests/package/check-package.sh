@@ -122,9 +122,13 @@ completion=$(bash -c '
   complete_line attnscope-cli eval --model mo
 ' _ "$root")
 mapfile -t lines <<<"$completion"
-# Every command the program lists, as the man page check above reads them, then the two options.
+# Every command the program lists, as the man page check above reads them, then the two options;
+# and among them the commands other tools call, so a command lost from --help fails here too.
 [[ ${lines[0]} == "${cli_commands[*]} --help --version" ]] \
   || fail "completion of commands: ${lines[0]}"
+for command in translate explain train eval align models export bench average; do
+  [[ " ${lines[0]} " == *" $command "* ]] || fail "completion of commands: no $command in ${lines[0]}"
+done
 [ "${lines[1]}" = --score ] || fail "completion of an option: ${lines[1]}"
 [ "${lines[2]}" = "dot general additive scaled_dot cosine location none" ] \
   || fail "completion of score names: ${lines[2]}"
