@@ -53,6 +53,7 @@ class DecodingKeysTest : public test::WindowTest {
   void cleanup();
   // Finding 3.
   void resetReturnsToTheModelsOwnDecoding();
+  void endShowsEveryStepOfGreedyDecoding();
   void aForcedStepIsMarkedInTheHeatmapAndTheTranslationLine();
   // Finding 6.
   void enterOnACandidateForcesIt();
@@ -100,7 +101,9 @@ void DecodingKeysTest::initTestCase() {
   subword_ = attnscope::testing::subword_model();
 }
 
-void DecodingKeysTest::init() { QVERIFY(showWindow("additive")); }
+// The app's own first size (the offscreen screen would cap it at 800×600, where the tool bar's
+// last buttons go into its overflow menu).
+void DecodingKeysTest::init() { QVERIFY(showWindow("additive", QSize(1200, 800))); }
 
 void DecodingKeysTest::cleanup() { closeWindow(); }
 
@@ -179,6 +182,36 @@ void DecodingKeysTest::resetReturnsToTheModelsOwnDecoding() {
     QVERIFY(!steps()[i].forced);
     QCOMPARE(steps()[i].token, own[i].token);
   }
+}
+
+// End did nothing in greedy decoding (it showed every step of a beam's search only): from the
+// middle of a session, while playing, it shows the whole translation and pauses; at the end it
+// changes nothing; on a sentence typed but not translated yet it translates it to its end.
+void DecodingKeysTest::endShowsEveryStepOfGreedyDecoding() {
+  QVERIFY(activate());
+  QVERIFY(translate(kSentence));
+  const std::vector<attnscope::Step> own = steps();
+  QVERIFY(own.size() > 3);
+  QVERIFY(run("resetAction"));
+  QVERIFY(run("stepForwardAction"));
+  QVERIFY(run("stepForwardAction"));
+  QCOMPARE(steps().size(), size_t{2});
+  window_->controller()->play();
+  QTest::keyClick(window_->heatmap(), Qt::Key_End);
+  QVERIFY(settled());
+  QVERIFY(!window_->controller()->playing());
+  QCOMPARE(steps().size(), own.size());
+  for (size_t i = 0; i < own.size(); ++i) QCOMPARE(steps()[i].token, own[i].token);
+  QVERIFY(run("endAction"));  // at the end already
+  QCOMPARE(steps().size(), own.size());
+  const QString next = QStringLiteral("A dog runs on the beach.");
+  window_->sourceEdit()->setText(next);
+  QVERIFY(run("endAction"));
+  QCOMPARE(window_->controller()->sentence(), next);
+  const attnscope::Translation expected =
+      engineTranslation(next, window_->modelBox()->currentText());
+  QCOMPARE(steps().size(), expected.tokens.size());
+  QVERIFY(buttonOf("endAction")->isVisible());
 }
 
 // Finding 3: a forced step was marked only in the step panel.
@@ -279,7 +312,8 @@ void DecodingKeysTest::tabReachesTheStepButtons() {
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
     reached.insert(QApplication::focusWidget());
   }
-  for (const char* name : {"resetAction", "stepBackAction", "playAction", "stepForwardAction"})
+  for (const char* name :
+       {"resetAction", "stepBackAction", "playAction", "stepForwardAction", "endAction"})
     QVERIFY2(reached.contains(buttonOf(name)), name);
   QVERIFY(reached.contains(window_->stepPanel()->candidates()));
   QVERIFY(reached.contains(window_->heatmap()));
@@ -318,7 +352,7 @@ void DecodingKeysTest::helpListsTheDecodingKeys() {
   const QString text = messageBoxTextOf(keys);
   for (const QString& key :
        {QString::fromUtf8("→"), QString::fromUtf8("←"), QString("Space"), QString("Home"),
-        QString("Enter"), QString("candidate"), QString("Tab"), QString("Reset")})
+        QString("End"), QString("Enter"), QString("candidate"), QString("Tab"), QString("Reset")})
     QVERIFY2(text.contains(key), qPrintable(key + " missing in: " + text));
 }
 
@@ -417,7 +451,8 @@ void DecodingKeysTest::stepButtonsDrawWithTheFontAndPlayKeepsItsWidth() {
     QCOMPARE(playButton->width(), width);
     QCOMPARE(stepButton->x(), stepX);
   }
-  for (const char* name : {"resetAction", "stepBackAction", "playAction", "stepForwardAction"}) {
+  for (const char* name :
+       {"resetAction", "stepBackAction", "playAction", "stepForwardAction", "endAction"}) {
     QVERIFY2(drawable(buttonOf(name), action(name)->text()), qPrintable(action(name)->text()));
     QVERIFY2(!action(name)->icon().isNull(), name);
   }

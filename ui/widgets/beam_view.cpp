@@ -1,6 +1,5 @@
 #include "widgets/beam_view.h"
 
-#include <QAction>
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -42,9 +41,6 @@ BeamView::BeamView(EngineWorker* worker, QWidget* parent) : QWidget(parent) {
   plot_->setShowPruned(showPruned_->isChecked());
   export_ = new QPushButton(tr("Export &tree…"), this);
   export_->setToolTip(tr("The tree as a PNG, SVG or PDF picture, or as JSON"));
-  everyStep_ = new QAction(tr("Show every step"), this);
-  everyStep_->setShortcut(QKeySequence(Qt::Key_End));
-  addAction(everyStep_);  // active while the view is shown
 
   auto* top = new QHBoxLayout;
   top->addWidget(summary_, 1);
@@ -74,7 +70,6 @@ BeamView::BeamView(EngineWorker* worker, QWidget* parent) : QWidget(parent) {
     scrollToShownNode();  // laid out anew: the node shown has moved
   });
   connect(export_, &QPushButton::clicked, this, &BeamView::exportDialog);
-  connect(everyStep_, &QAction::triggered, this, &BeamView::showEveryStep);
   playTimer_ = new QTimer(this);
   connect(playTimer_, &QTimer::timeout, this, [this] {
     if (plot_->isEmpty()) return;  // the search has not arrived yet

@@ -13,7 +13,6 @@
 #include "core/engine_requests.h"
 #include "render/exporter.h"
 
-class QAction;
 class QCheckBox;
 class QLabel;
 class QPushButton;
@@ -118,7 +117,6 @@ class BeamView : public QWidget {
   QLabel* note_ = nullptr;
   QCheckBox* showPruned_ = nullptr;
   QPushButton* export_ = nullptr;
-  QAction* everyStep_ = nullptr;
   QTimer* playTimer_ = nullptr;
   int pendingSteps_ = -1;  // steps to reveal when the searched tree arrives
   int selected_ = -1;      // the node clicked; −1: the best path

@@ -113,6 +113,9 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
   addStepAction(tr("Step"), tr("One step forward"), QKeySequence(Qt::Key_Right),
                 "media-seek-forward", QStyle::SP_MediaSeekForward,
                 &DecodingToolBar::stepForwardRequested, "stepForwardAction");
+  addStepAction(tr("End"), tr("Every step, to the end of the sentence"), QKeySequence(Qt::Key_End),
+                "media-skip-forward", QStyle::SP_MediaSkipForward, &DecodingToolBar::endRequested,
+                "endAction");
   fixPlayWidth();
   addWidget(speed_);
   addSeparator();
@@ -232,12 +235,13 @@ QString DecodingToolBar::keysHelp() {
       "<tr><td><b>←</b></td><td>one step back (Back)</td></tr>"
       "<tr><td><b>Space</b></td><td>play or pause (Play)</td></tr>"
       "<tr><td><b>Home</b></td><td>back to the start, forced tokens dropped (Reset)</td></tr>"
-      "<tr><td><b>End</b></td><td>with a beam tree shown: every step of its search (→ ← Home "
-      "step through it as through greedy decoding)</td></tr>"
+      "<tr><td><b>End</b></td><td>every step, to the end of the sentence (End); with a beam "
+      "tree shown, every step of its search (→ ← Home step through it as through greedy "
+      "decoding)</td></tr>"
       "<tr><td><b>Enter</b></td><td>in the input line: translate; on a candidate in the step "
       "panel: force it and decode on from there</td></tr>"
       "<tr><td><b>Tab</b></td><td>next control: the candidates (↑ ↓ choose one), the "
-      "buttons Reset, Back, Play, Step (Space presses the focused one)</td></tr>"
+      "buttons Reset, Back, Play, Step, End (Space presses the focused one)</td></tr>"
       "<tr><td><b>Alt+M</b>, <b>Alt+C</b></td><td>the Model and Colours boxes</td></tr>"
       "<tr><td><b>Ctrl+0</b></td><td>show the whole heatmap again after zooming (mouse wheel: "
       "zoom; in a grid that scrolls, Ctrl+wheel)</td></tr>"

@@ -47,6 +47,7 @@ class DecodingToolBar : public QToolBar {
   void stepBackRequested();
   void playRequested();
   void stepForwardRequested();
+  void endRequested();
   void playIntervalChanged(int milliseconds);
 
  protected:

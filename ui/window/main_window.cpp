@@ -265,6 +265,7 @@ void MainWindow::wire() {
   connect(toolBar_, &DecodingToolBar::playRequested, this, &MainWindow::togglePlay);
   connect(beam, &BeamView::playingChanged, toolBar_, &DecodingToolBar::setPlaying);
   connect(toolBar_, &DecodingToolBar::stepForwardRequested, this, &MainWindow::stepForward);
+  connect(toolBar_, &DecodingToolBar::endRequested, this, &MainWindow::stepToEnd);
   connect(toolBar_, &DecodingToolBar::playIntervalChanged, controller_,
           &DecodingController::setPlayInterval);
   controller_->setPlayInterval(toolBar_->playInterval());
@@ -358,18 +359,24 @@ bool MainWindow::startsNewSession() const {
          !controller_->isSessionOf(currentKey(), source_->text());
 }
 
-void MainWindow::stepForward() {
+bool MainWindow::stepsTheBeam() const {
+  return toolBar_->beamSize() > 1 && !source_->text().trimmed().isEmpty() &&
+         !currentKey().isEmpty();
+}
+
+bool MainWindow::beamHasSearchedTheInput(int steps) {
   const QString sentence = source_->text();
-  if (toolBar_->beamSize() > 1 && !sentence.trimmed().isEmpty() && !currentKey().isEmpty()) {
+  if (translation_->beamView()->isSearchOf(currentKey(), sentence)) return true;
+  source_->addToHistory(sentence);
+  searchBeam(sentence, steps);
+  translation_->heatmap()->setFocus();
+  return false;
+}
+
+void MainWindow::stepForward() {
+  if (stepsTheBeam()) {
     // The beam's search step by step; a sentence not searched yet from its first step.
-    BeamView* beam = translation_->beamView();
-    if (beam->isSearchOf(currentKey(), sentence)) {
-      beam->stepForward();
-    } else {
-      source_->addToHistory(sentence);
-      searchBeam(sentence, 1);
-      translation_->heatmap()->setFocus();
-    }
+    if (beamHasSearchedTheInput(1)) translation_->beamView()->stepForward();
     return;
   }
   // A sentence typed but not translated yet (or a beam shown) starts stepping from its first step.
@@ -379,17 +386,24 @@ void MainWindow::stepForward() {
     controller_->stepForward();
 }
 
+void MainWindow::stepToEnd() {
+  if (stepsTheBeam()) {
+    // Every step of the search; a sentence not searched yet searched whole, as Enter does.
+    if (beamHasSearchedTheInput(-1)) translation_->beamView()->showEveryStep();
+    return;
+  }
+  // A sentence typed but not translated yet is translated to its end.
+  if (startsNewSession())
+    controller_->start(currentKey(), source_->text());
+  else
+    controller_->goToEnd();
+}
+
 void MainWindow::togglePlay() {
-  const QString sentence = source_->text();
-  if (toolBar_->beamSize() > 1 && !sentence.trimmed().isEmpty() && !currentKey().isEmpty()) {
+  if (stepsTheBeam()) {
     // Play reveals the beam's search step by step; a sentence not searched yet from its root.
-    BeamView* beam = translation_->beamView();
-    if (!beam->isSearchOf(currentKey(), sentence)) {
-      source_->addToHistory(sentence);
-      searchBeam(sentence, 0);
-      translation_->heatmap()->setFocus();
-    }
-    beam->togglePlay(toolBar_->playInterval());
+    beamHasSearchedTheInput(0);
+    translation_->beamView()->togglePlay(toolBar_->playInterval());
     return;
   }
   if (startsNewSession()) controller_->start(currentKey(), source_->text(), 0);

@@ -101,7 +101,14 @@ class MainWindow : public QMainWindow {
   /// Translates the input again, if there is a sentence (after a change of model or search).
   void retranslate();
   bool startsNewSession() const;
+  /// Whether the step keys step a beam's search (a beam above 1, a sentence and a model).
+  bool stepsTheBeam() const;
+  /// True when the beam view shows the search of the input already; else starts it with `steps`
+  /// steps shown (−1: all) and returns false.
+  bool beamHasSearchedTheInput(int steps);
   void stepForward();
+  /// End: every step of the greedy session, or of the beam's search.
+  void stepToEnd();
   void togglePlay();
   void requestCompare();
   void showHeads();

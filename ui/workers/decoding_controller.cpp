@@ -95,6 +95,17 @@ void DecodingController::stepBack() {
   }
 }
 
+void DecodingController::goToEnd() {
+  if (!hasSession()) return;
+  pause();
+  selectedRow_ = -1;
+  const bool atEnd = request_.steps == SessionRequest::kToEnd ||
+                     (length_ >= 0 && fromStart(request_.steps) == length_);
+  if (atEnd) return;  // asked for already
+  request_.steps = SessionRequest::kToEnd;
+  send();
+}
+
 void DecodingController::force(int row, const QString& token) {
   if (!hasSession() || row < 0) return;
   request_.forced.erase(request_.forced.lowerBound(row), request_.forced.end());

@@ -30,6 +30,8 @@ class DecodingController : public QObject {
   void goToStep(int steps);
   void stepForward();
   void stepBack();
+  /// Every step, to the end of the sentence (End); pauses Play.
+  void goToEnd();
   void rewind() { goToStep(0); }
   /// Back to the start of the model's own decoding: forced tokens are dropped (Reset, Home).
   void reset();
