@@ -40,8 +40,14 @@ std::string to_json_line(const BenchResult& r) {
   j["decode_ms_per_token"] = rounded(r.decode_ms_per_token, 4);
   j["decode_ms_per_sent"] = rounded(r.decode_ms_per_sentence, 3);
   j["train_flops_per_sent"] = std::llround(r.train_flops_per_sentence);
+  j["precision"] = r.precision;
+  j["kernels"] = r.kernel_isa;
   j["gemm_gflops"] = rounded(r.gemm_gflops, 2);
+  if (r.gemm_gflops_bf16 > 0) j["gemm_gflops_bf16"] = rounded(r.gemm_gflops_bf16, 2);
   j["mfu"] = rounded(r.mfu, 4);
+  j["decode_bytes_per_token"] = std::llround(r.decode_bytes_per_token);
+  j["copy_gb_per_s"] = rounded(r.copy_gb_per_second, 2);
+  j["decode_floor_fraction"] = rounded(r.decode_floor_fraction, 4);
   return j.dump();
 }
 
@@ -56,6 +62,7 @@ const FlagNames kBenchFlags = {
     {"decode_sentences", "--decode-sentences"},
     {"decode_steps", "--decode-steps"},
     {"threads", "--threads"},
+    {"precision", "--precision"},
 };
 
 std::string to_json_line(const ExplainTiming& t, const ExplainBenchOptions& o) {
@@ -92,6 +99,10 @@ Action add_bench_command(CLI::App& app) {
   app.add_option("--decode-sentences", o->decode_sentences, "sentences decoded greedily, batch 1")
       ->capture_default_str();
   app.add_option("--decode-steps", o->decode_steps, "fixed greedy steps per sentence")
+      ->capture_default_str();
+  app.add_option("--precision", o->precision,
+                 "training's matrix products: auto (bf16 where the CPU has AVX512-BF16 or AMX), "
+                 "fp32 or bf16")
       ->capture_default_str();
   add_threads_option(app, o->threads);
   auto explain = std::make_shared<ExplainBenchOptions>();

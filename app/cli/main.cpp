@@ -7,6 +7,7 @@
 #include <map>
 #include <new>
 
+#include "attnscope/cpu_dispatch.h"
 #include "attnscope/thread_settings.h"
 #include "cli/command.h"
 
@@ -23,6 +24,9 @@ int fail(const std::string& message, int code = 1) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A mistyped ATTNSCOPE_ISA would otherwise go unnoticed in a comparison of paths.
+  if (const std::string problem = attnscope::kernel_isa_environment_problem(); !problem.empty())
+    return fail(problem + " (unset it for the CPU's best)", 2);
   attnscope::keep_large_blocks_for_reuse();
   CLI::App app{"attnscope-cli: attention in neural machine translation, from the command line"};
   app.require_subcommand(1);

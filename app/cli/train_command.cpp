@@ -105,6 +105,7 @@ const FlagNames kTrainFlags = {
     {"distributed.master_port", "--master"},
     {"distributed.timeout_seconds", "--timeout"},
     {"threads", "--threads"},
+    {"precision", "--precision"},
 };
 
 // A whole number from the environment, as torchrun sets them; a bad one is named.
@@ -227,6 +228,10 @@ Action add_train_command(CLI::App& app) {
                  "start this many ranks on this machine (with --world-size, --rank and --master "
                  "set), each with an equal share of the cores unless --threads is given")
       ->check(CLI::Range(1, 64));
+  app.add_option("--precision", o.precision,
+                 "matrix products: auto (bf16 where the CPU has AVX512-BF16 or AMX), fp32 or "
+                 "bf16 (float32 weights, loss and optimizer either way)")
+      ->capture_default_str();
   add_threads_option(app, c->threads);
   return [c, &app] {
     std::string command = "attnscope-cli train";

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "attnscope/cpu_dispatch.h"
 #include "attnscope/model_catalog.h"
 #include "attnscope/thread_settings.h"
 #include "core/start_arguments.h"
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
       std::printf("attnscope %s\n", ATTNSCOPE_VERSION);
       return 0;
     }
+  if (const std::string problem = attnscope::kernel_isa_environment_problem(); !problem.empty())
+    std::fprintf(stderr, "attnscope: warning: %s: using the CPU's best\n", problem.c_str());
   attnscope::keep_large_blocks_for_reuse();
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("attnscope"));

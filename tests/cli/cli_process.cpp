@@ -64,6 +64,7 @@ Outcome run_cli(const std::vector<std::string>& args, const RunOptions& options)
       ::setrlimit(RLIMIT_FSIZE, &limit);
     }
     ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    for (const auto& [name, value] : options.environment) ::setenv(name.c_str(), value.c_str(), 1);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnscope::cli_test {
@@ -46,6 +47,7 @@ struct RunOptions {
   double timeout = 120.0;           // seconds, before kTimeScale
   std::function<bool()> kill_when;  // polled; true: SIGKILL the child (a crash)
   std::function<bool()> stop_when;  // polled; true: SIGSTOP the child once (a hang)
+  std::vector<std::pair<std::string, std::string>> environment;  // set in the child
 };
 
 Outcome run_cli(const std::vector<std::string>& args, const RunOptions& options = {});

@@ -12,15 +12,18 @@ namespace {
 
 TEST(HalfMatrix, MultipliesLikeFloatOnHalfExactWeights) {
   torch::manual_seed(7);
-  const torch::Tensor weight = torch::randn({301, 37}).to(torch::kHalf).to(torch::kFloat);
+  // 77 columns: every kernel's vector loop (16 or 32 columns) and its remainder.
+  const torch::Tensor weight = torch::randn({301, 77}).to(torch::kHalf).to(torch::kFloat);
   ASSERT_TRUE(HalfMatrix::is_exact_in_half(weight));
   EXPECT_FALSE(HalfMatrix::is_exact_in_half(torch::full({2, 2}, 0.1f)));  // 0.1 is not a half
-  const torch::Tensor x = torch::randn({37}), bias = torch::randn({301});
+  const torch::Tensor x = torch::randn({77}), bias = torch::randn({301});
   const torch::Tensor expected = torch::addmv(bias, weight, x);
   const HalfMatrix matrix(weight);
-  // The portable loop runs on any CPU; the vector kernel where the CPU has AVX2/F16C.
-  EXPECT_TRUE(torch::allclose(matrix.multiply_portable(x, bias), expected, 1e-5, 1e-5));
-  if (!HalfMatrix::has_vector_kernel()) GTEST_SKIP() << "no AVX2/F16C kernel on this CPU";
+  // Every path this CPU has (a path it lacks falls back to the best below it); the portable
+  // loop runs anywhere.
+  for (KernelIsa isa : {KernelIsa::kPortable, KernelIsa::kAvx2, KernelIsa::kAvx512})
+    EXPECT_TRUE(torch::allclose(matrix.multiply_with(isa, x, bias), expected, 1e-5, 1e-5))
+        << kernel_isa_name(isa);
   EXPECT_TRUE(torch::allclose(matrix.multiply(x, bias), expected, 1e-5, 1e-5));
 }
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "ops/mixed_precision.h"
+
 namespace attnscope {
 namespace {
 
@@ -54,6 +56,42 @@ TEST_P(LinearCrossEntropyTest, MatchesLinearThenCrossEntropy) {
   EXPECT_NEAR(fused.item<double>(), reference.item<double>(), 1e-4 * reference.item<double>());
   for (size_t i = 0; i < reference_grads.size(); ++i)
     EXPECT_TRUE(torch::allclose(fused_grads[i], reference_grads[i], 1e-4, 1e-5)) << i;
+}
+
+// In bfloat16 precision (mixed_precision.h) the value and gradients are those of float32 up to
+// bfloat16's rounding of the products' operands (8 bits of mantissa: well under 5%).
+TEST_P(LinearCrossEntropyTest, Bfloat16ProductsRoundTheSameResult) {
+  const auto [smoothing, shared] = GetParam();
+  torch::manual_seed(4);
+  const int64_t N = 40, D = 64, S = 32, U = 9, V = 200;
+  const int64_t F = shared ? D + S : D;
+  auto leaf = [](torch::Tensor t) { return t.requires_grad_(); };
+  const torch::Tensor features = leaf(torch::randn({N, D}));
+  const torch::Tensor rows = leaf(torch::randn({U, S}));
+  const torch::Tensor index = torch::cat({torch::arange(U), torch::randint(U, {N - U})});
+  const torch::Tensor weight = leaf(torch::randn({V, F}) * 0.1);
+  const torch::Tensor bias = leaf(torch::randn({V}));
+  const torch::Tensor targets = torch::randint(V, {N});
+  auto run = [&](Precision precision) {
+    const MatmulPrecisionScope scope(precision);
+    for (const auto& t : {features, rows, weight, bias}) t.mutable_grad() = torch::Tensor();
+    const torch::Tensor loss = linear_cross_entropy_sum(
+        {features, shared ? rows : torch::Tensor(), shared ? index : torch::Tensor()}, weight, bias,
+        targets, smoothing);
+    (loss * 0.7).backward();
+    std::vector<torch::Tensor> result{loss.detach(), features.grad().clone(), weight.grad().clone(),
+                                      bias.grad().clone()};
+    if (shared) result.push_back(rows.grad().clone());
+    return result;
+  };
+  const auto exact = run(Precision::kFloat32), mixed = run(Precision::kBFloat16);
+  for (size_t i = 0; i < exact.size(); ++i) {
+    EXPECT_EQ(mixed[i].scalar_type(), torch::kFloat) << i;
+    const double error =
+        (mixed[i] - exact[i]).norm().item<double>() / exact[i].norm().item<double>();
+    EXPECT_LT(error, 0.05) << i;
+  }
+  EXPECT_FALSE(torch::equal(mixed[1], exact[1]));  // the products really were rounded
 }
 
 TEST(LinearCrossEntropy, WithoutGradModeGivesTheValueOnly) {

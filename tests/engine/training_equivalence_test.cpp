@@ -162,6 +162,44 @@ TEST_P(TrainingEquivalence, WorkersSplitABatchIntoTheSameGradient) {
   }
 }
 
+// Mixed precision (bfloat16 products, float32 everything else) is a rounding of the same
+// gradient: each parameter's gradient within a few percent of float32's, and not equal to it
+// (so the bfloat16 path ran). On a CPU without native bfloat16 it is slow, not wrong.
+TEST_P(TrainingEquivalence, Bfloat16ProductsGiveNearlyTheSameGradient) {
+  const Data data = reverse_task();
+  torch::manual_seed(2);
+  Seq2Seq model(config_for(GetParam(), data));
+  model->train();
+  const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
+  const double exact = compute_gradients(model, batch, 0.1, 2, 0, {}, Precision::kFloat32);
+  const auto reference = gradients_of(model);
+  const double mixed = compute_gradients(model, batch, 0.1, 2, 0, {}, Precision::kBFloat16);
+  const auto rounded = gradients_of(model);
+  EXPECT_NEAR(mixed, exact, 0.01 * exact);
+  const auto names = model->named_parameters().keys();
+  bool any_differs = false;
+  for (size_t p = 0; p < reference.size(); ++p) {
+    const double error = (rounded[p] - reference[p]).norm().item<double>() /
+                         std::max(1e-12, reference[p].norm().item<double>());
+    EXPECT_LT(error, 0.05) << names[p];
+    any_differs = any_differs || !torch::equal(rounded[p], reference[p]);
+  }
+  EXPECT_TRUE(any_differs);
+}
+
+TEST_P(TrainingEquivalence, Bfloat16ProductsTrainAsWell) {
+  const Data data = reverse_task();
+  const ModelConfig config = config_for(GetParam(), data);
+  const double exact = train_and_validate(data, config, [](Seq2Seq& m, const Batch& b) {
+    compute_gradients(m, b, 0.0, 2, 0, {}, Precision::kFloat32);
+  });
+  const double mixed = train_and_validate(data, config, [](Seq2Seq& m, const Batch& b) {
+    compute_gradients(m, b, 0.0, 2, 0, {}, Precision::kBFloat16);
+  });
+  EXPECT_LT(mixed, 0.9 * std::log(static_cast<double>(data.target_vocab)));
+  EXPECT_NEAR(mixed, exact, 0.05 * exact);
+}
+
 // A model of the test's shape with dropout 0.3, in training mode.
 Seq2Seq model_with_dropout(const Data& data, const Shape& shape) {
   ModelConfig config = config_for(shape, data);

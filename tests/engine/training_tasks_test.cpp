@@ -158,6 +158,10 @@ TEST(TrainingTasks, ReverseIsLearnedOnTheAntiDiagonal) {
   const std::string folder = testing::temporary_folder();
   TrainOptions options = task_options("reverse", folder + "/reverse.attnmodel");
   options.epochs = 5;  // 95% exact after 3 on this machine
+  // The thresholds below are seed 1's in float32. In bfloat16 the task is learned as well
+  // (seeds 1-3: 99.7-100% exact), but seed 1's attention then sits on the anti-diagonal at
+  // 87% of steps (seeds 2 and 3: 99%), float32's 97-100%: a seed's luck, not the precision's.
+  options.precision = "fp32";
   const TrainingRecord record = train(options);
   // Its validation set reversed exactly (100% here after 5 epochs), as recorded in the model.
   EXPECT_GE(record.validation_accuracy, 0.9);

@@ -15,6 +15,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -30,6 +31,7 @@
 #include "engine/scripted_modules.h"
 #include "plots/heatmap_plot.h"
 #include "tabs/compare_view.h"
+#include "tabs/corpus_view.h"
 #include "ui/fixture.h"
 #include "widgets/decoding_tool_bar.h"
 #include "widgets/file_dialogs.h"
@@ -99,6 +101,7 @@ class FileDialogAnswer : public QObject {
       if (dialog == nullptr) return;
       timer_.stop();
       startFolder = dialog->directory().absolutePath();
+      if (auto* box = dialog->findChild<QLineEdit*>("fileNameEdit")) proposedName = box->text();
       if (name_.isEmpty()) {
         dialog->reject();
         return;
@@ -115,6 +118,7 @@ class FileDialogAnswer : public QObject {
     timer_.start(20);
   }
   QString startFolder;
+  QString proposedName;  // what the file name box held when the dialog opened
 
  private:
   QString name_;
@@ -142,6 +146,7 @@ class WindowUsabilityTest : public test::WindowTest {
   void saveDialogsAddTheChosenTypesExtension();
   void fileDialogsStartInTheRememberedFolder();
   void aSavedModelIsWhereOpenModelLooks();
+  void theCorpusDialogsDoNotProposeTheWrongFile();
   void dialogsLaunchedFromTheRootStartAtHome();
   // Seen in the new-user check: `attnscope missing.attnmodel` translated the path as words.
   void aModelArgumentIsOpenedEvenWhenMissing();
@@ -292,6 +297,49 @@ void WindowUsabilityTest::aSavedModelIsWhereOpenModelLooks() {
   FileDialogAnswer answer("");
   open->trigger();
   QCOMPARE(answer.startFolder, models);
+}
+
+// Open reference… opened on the source file itself, so Enter made the source its own
+// reference (BLEU 100); Open training target… proposed the test set's reference. Both now start
+// in that file's folder with no file chosen.
+void WindowUsabilityTest::theCorpusDialogsDoNotProposeTheWrongFile() {
+  QDir(folder_.path()).mkpath("corpus");
+  const QString source = folder_.filePath("corpus/test.en");
+  const QString reference = folder_.filePath("corpus/test.de");
+  for (const QString& path : {source, reference}) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("a dog .\n");
+  }
+  CorpusView* corpus = window_->corpusView();
+  window_->tabs()->setCurrentWidget(corpus);
+  corpus->setFiles(source, QString());
+  const auto dialogOf = [&](const QString& button) {
+    for (QPushButton* b : corpus->findChildren<QPushButton*>())
+      if (b->text() == button) return b;
+    return static_cast<QPushButton*>(nullptr);
+  };
+  QPushButton* openReference = dialogOf(QStringLiteral("Open reference…"));
+  QPushButton* openTrainingTarget = dialogOf(QStringLiteral("Open training target…"));
+  QVERIFY(openReference != nullptr && openTrainingTarget != nullptr);
+  {
+    FileDialogAnswer answer("");
+    openReference->click();
+    QCOMPARE(answer.startFolder, folder_.filePath("corpus"));
+    QVERIFY2(answer.proposedName.isEmpty(), qPrintable(answer.proposedName));
+  }
+  corpus->setFiles(source, reference);
+  {
+    FileDialogAnswer answer("");
+    openTrainingTarget->click();
+    QCOMPARE(answer.startFolder, folder_.filePath("corpus"));
+    QVERIFY2(answer.proposedName.isEmpty(), qPrintable(answer.proposedName));
+  }
+  {  // a reference chosen already: its dialog opens on it, to choose another beside it
+    FileDialogAnswer answer("");
+    openReference->click();
+    QCOMPARE(answer.proposedName, QStringLiteral("test.de"));
+  }
 }
 
 void WindowUsabilityTest::aCopyNoteSaysWhatWasCopiedFromWhere() {

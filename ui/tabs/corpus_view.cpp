@@ -58,6 +58,12 @@ enum Column {
 // Numbers sort by value, not by their text: the sort role holds the value.
 constexpr int kSortRole = Qt::UserRole + 1;
 
+// Where a dialog for a file that sits beside `sibling` starts: its folder, with no file chosen
+// (proposing the sibling itself would make Enter choose the wrong file).
+QString folderOf(const QString& sibling) {
+  return sibling.isEmpty() ? QString() : QFileInfo(sibling).absolutePath();
+}
+
 QStandardItem* numberItem(double value, int decimals) {
   auto* item = new QStandardItem(QString::number(value, 'f', decimals));
   item->setData(value, kSortRole);
@@ -382,9 +388,11 @@ void CorpusView::setTrainingTarget(const QString& path) {
 }
 
 void CorpusView::chooseTrainingTarget() {
-  const QString path = askOpenPath(
-      this, AppSettings::Folder::Corpus, tr("Open the target side of the training corpus"),
-      tr(kTextFilter), trainingTarget_.isEmpty() ? reference_ : trainingTarget_);
+  const QString path =
+      askOpenPath(this, AppSettings::Folder::Corpus,
+                  tr("Open the target side of the training corpus"), tr(kTextFilter),
+                  trainingTarget_.isEmpty() ? folderOf(reference_.isEmpty() ? source_ : reference_)
+                                            : trainingTarget_);
   if (!path.isEmpty()) setTrainingTarget(path);
 }
 
@@ -397,7 +405,7 @@ void CorpusView::chooseSource() {
 void CorpusView::chooseReference() {
   const QString path =
       askOpenPath(this, AppSettings::Folder::Corpus, tr("Open reference translations"),
-                  tr(kTextFilter), reference_.isEmpty() ? source_ : reference_);
+                  tr(kTextFilter), reference_.isEmpty() ? folderOf(source_) : reference_);
   if (!path.isEmpty()) setFiles(source_, path);
 }
 

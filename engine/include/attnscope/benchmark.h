@@ -20,6 +20,9 @@ struct BenchOptions {
   int decode_sentences = 50;  // greedy, batch 1
   int decode_steps = 20;      // fixed per sentence: decoding does not stop at </s>
   int threads = 0;            // 0 = every core
+  // Training's matrix products (cpu_dispatch.h): "auto", "fp32" or "bf16". Decoding runs as
+  // a model loaded from a file does, in either case.
+  std::string precision = "auto";
 };
 
 struct BenchResult {
@@ -38,8 +41,21 @@ struct BenchResult {
   double mean_target_length = 0.0;
   double mean_source_x_target = 0.0;
   double train_flops_per_sentence = 0.0;  // forward + backward, see training_flops()
+  std::string precision;                  // of training's products: "fp32" or "bf16"
+  std::string kernel_isa;    // kernel_isa_summary(): the kernels' path and the CPU's features
   double gemm_gflops = 0.0;  // 2048 × 2048 float matmul at the same thread count, best of 5
-  double mfu = 0.0;          // train_sentences_per_second · train_flops_per_sentence / gemm peak
+  // The same in bfloat16 (oneDNN: AMX or AVX512-BF16 where the CPU has them); 0 when training
+  // ran in float32 and the CPU has no native bfloat16.
+  double gemm_gflops_bf16 = 0.0;
+  // train_sentences_per_second · train_flops_per_sentence / the GEMM peak of training's
+  // precision (the roofline fraction of training).
+  double mfu = 0.0;
+  // Decoding's roofline: bytes one greedy step reads (DecoderImpl::bytes_read_per_step at the
+  // decoded sentences' mean length), the read bandwidth of a copy of that many bytes (so from
+  // the same cache level) with decoding's threads, and the floor they give over the time.
+  double decode_bytes_per_token = 0.0;
+  double copy_gb_per_second = 0.0;
+  double decode_floor_fraction = 0.0;  // (bytes / bandwidth) / decode time per token
 };
 
 /// Trains the model for options.train_batches batches (Adam 1e-3, clipping 1.0, cross-entropy
@@ -56,8 +72,12 @@ BenchResult run_benchmark(const BenchOptions& options);
 double training_flops(const ModelConfig& config, double mean_source_length,
                       double mean_target_length, double mean_source_x_target);
 
-/// Float GFLOP/s of a 2048 × 2048 matrix product with torch's current thread count, best of
-/// `repeats` after one warm-up.
-double measure_gemm_gflops(int repeats = 5);
+/// GFLOP/s of a 2048 × 2048 matrix product (float32, or bfloat16 operands and result) with
+/// torch's current thread count, best of `repeats` after one warm-up.
+double measure_gemm_gflops(int repeats = 5, bool bfloat16 = false);
+
+/// GB/s read by copying a buffer of `bytes` with torch's current thread count, best of 20 after
+/// one warm-up: the bandwidth of the cache level (or memory) that holds that many bytes.
+double measure_copy_gb_per_second(int64_t bytes);
 
 }  // namespace attnscope

@@ -65,6 +65,10 @@ struct TrainOptions {
   // the same model. The calling thread validates with as many torch threads and has its own
   // count back when train() returns; other threads keep theirs (thread_settings.h).
   int threads = 1;
+  // Precision of the matrix products (cpu_dispatch.h): "auto" (bfloat16 where the CPU has
+  // AVX512-BF16 or AMX, else float32), "fp32" or "bf16". Weights, loss, softmax and the
+  // optimizer stay float32; the same seed gives the same model only in the same precision.
+  std::string precision = "auto";
   // Snapshots (training_snapshots.h): every `snapshot_every` batches (0: none) the probe is
   // decoded and handed to TrainObserver::snapshot, and appended to `snapshots_path` if set.
   // The probe is `probe`, or else the task's probe or the first validation sentence.

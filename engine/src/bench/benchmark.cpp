@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "attnscope/cpu_dispatch.h"
 #include "attnscope/errors.h"
 #include "attnscope/score_functions.h"
 #include "attnscope/thread_settings.h"
@@ -48,6 +49,7 @@ void validate(const BenchOptions& o) {
   if (o.decode_steps < 1)
     ATTNSCOPE_THROW_SETTING("decode_steps", "the number of decoding steps must be at least 1");
   if (o.threads < 0) ATTNSCOPE_THROW_SETTING("threads", "the thread count must not be negative");
+  parse_precision(o.precision);  // throws for an unknown name
 }
 
 std::string corpus_file(const BenchOptions& o, const char* name) {
@@ -81,10 +83,11 @@ double training_flops(const ModelConfig& c, double source, double target, double
   return 3.0 * 2.0 * forward_macs;  // forward + backward (2× forward), 2 FLOPs per MAC
 }
 
-double measure_gemm_gflops(int repeats) {
+double measure_gemm_gflops(int repeats, bool bfloat16) {
   torch::NoGradGuard no_grad;
   constexpr int64_t n = 2048;
-  const torch::Tensor a = torch::randn({n, n}), b = torch::randn({n, n});
+  const auto type = bfloat16 ? torch::kBFloat16 : torch::kFloat;
+  const torch::Tensor a = torch::randn({n, n}).to(type), b = torch::randn({n, n}).to(type);
   torch::Tensor c = torch::mm(a, b);
   double best = std::numeric_limits<double>::infinity();
   for (int i = 0; i < std::max(1, repeats); ++i) {
@@ -93,6 +96,20 @@ double measure_gemm_gflops(int repeats) {
     best = std::min(best, elapsed_seconds(start));
   }
   return 2.0 * n * n * n / best / 1e9;
+}
+
+double measure_copy_gb_per_second(int64_t bytes) {
+  torch::NoGradGuard no_grad;
+  const int64_t count = std::max<int64_t>(1, bytes / 4);
+  const torch::Tensor from = torch::rand({count}), to = torch::empty({count});
+  to.copy_(from);
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 20; ++i) {
+    const auto start = Clock::now();
+    to.copy_(from);
+    best = std::min(best, elapsed_seconds(start));
+  }
+  return static_cast<double>(count) * 4 / best / 1e9;
 }
 
 BenchResult run_benchmark(const BenchOptions& options) {
@@ -142,6 +159,9 @@ BenchResult run_benchmark(const BenchOptions& options) {
   result.parameters = model->parameter_count();
   result.torch_version = TORCH_VERSION;
   result.threads = resolve_thread_count(options.threads);
+  const Precision precision = parse_precision(options.precision);
+  result.precision = precision_name(precision);
+  result.kernel_isa = kernel_isa_summary();
 
   // Training: the engine's teacher-forcing path, as the trainer runs it.
   FusedAdam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
@@ -156,7 +176,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
       sentences = tokens = 0;
     }
     const Batch batch = make_batch(pairs, batches[static_cast<size_t>(i)]);
-    compute_gradients(model, batch, 0.0, result.threads, 0);  // the trainer's own step
+    compute_gradients(model, batch, 0.0, result.threads, 0, {}, precision);  // the trainer's step
     optimizer.clip_and_step(1.0);
     sentences += batch.source.size(0);
     tokens += batch.target_tokens;
@@ -179,12 +199,15 @@ BenchResult run_benchmark(const BenchOptions& options) {
 
   // Decoding: greedy, one sentence at a time, a fixed number of steps, encoding included.
   std::vector<const IdPair*> decode_pairs;
+  double decoded_source_tokens = 0;
   const size_t stride =
       std::max<size_t>(1, pairs.size() / static_cast<size_t>(options.decode_sentences));
   for (size_t i = 0;
        i < pairs.size() && decode_pairs.size() < static_cast<size_t>(options.decode_sentences);
-       i += stride)
+       i += stride) {
     decode_pairs.push_back(&pairs[i]);
+    decoded_source_tokens += static_cast<double>(pairs[i].source.size());
+  }
   model->eval();
   {
     // Decode the model as the engine ships it: model files store half precision, so round the
@@ -214,13 +237,23 @@ BenchResult run_benchmark(const BenchOptions& options) {
     const auto count = static_cast<double>(decode_pairs.size());
     result.decode_ms_per_sentence = decode_seconds * 1000.0 / count;
     result.decode_ms_per_token = result.decode_ms_per_sentence / options.decode_steps;
+    const auto mean_source = std::lround(decoded_source_tokens / count);
+    result.decode_bytes_per_token =
+        static_cast<double>(model->decoder()->bytes_read_per_step(mean_source));
   }
+  result.copy_gb_per_second =
+      measure_copy_gb_per_second(static_cast<int64_t>(result.decode_bytes_per_token));
+  result.decode_floor_fraction = result.decode_bytes_per_token / (result.copy_gb_per_second * 1e9) /
+                                 (result.decode_ms_per_token / 1000.0);
 
   result.train_flops_per_sentence = training_flops(
       config, result.mean_source_length, result.mean_target_length, result.mean_source_x_target);
   result.gemm_gflops = measure_gemm_gflops();
-  result.mfu = result.train_sentences_per_second * result.train_flops_per_sentence /
-               (result.gemm_gflops * 1e9);
+  if (precision == Precision::kBFloat16 || has_native_bfloat16())
+    result.gemm_gflops_bf16 = measure_gemm_gflops(5, /*bfloat16=*/true);
+  const double peak =
+      precision == Precision::kBFloat16 ? result.gemm_gflops_bf16 : result.gemm_gflops;
+  result.mfu = result.train_sentences_per_second * result.train_flops_per_sentence / (peak * 1e9);
   return result;
 }
 

@@ -86,6 +86,9 @@ class DecoderImpl : public torch::nn::Module {
   /// copy of the output matrix for batch-1 steps when that copy is exact. Training afterwards
   /// would make the copy stale, so call it only on models that are done training.
   void prepare_inference();
+  /// Bytes of weights (and per-sentence tensors) one batch-1 decoding step reads, as prepared:
+  /// its floor is this divided by the memory's read bandwidth. `source_length` counts </s>.
+  int64_t bytes_read_per_step(int64_t source_length) const;
 
  private:
   struct TeacherForcedSteps {

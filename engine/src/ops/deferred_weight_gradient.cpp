@@ -1,5 +1,7 @@
 #include "ops/deferred_weight_gradient.h"
 
+#include "ops/mixed_precision.h"
+
 namespace attnscope {
 
 struct DeferWeightGradients::Weight {
@@ -58,7 +60,11 @@ void DeferWeightGradients::add_deferred_gradients(const std::vector<torch::Tenso
         output_gradients.push_back(w->output_gradients[s]);
       }
     if (inputs.empty()) continue;
-    const torch::Tensor gradient = torch::mm(torch::cat(output_gradients).t(), torch::cat(inputs));
+    // Steps × rows is the inner dimension: padded in bfloat16 (mixed_precision.h).
+    const torch::Tensor outputs = torch::cat(output_gradients), steps = torch::cat(inputs);
+    const int64_t rows = product_rows(steps.size(0));
+    const torch::Tensor gradient =
+        mixed_mm(product_operand(outputs, rows).t(), product_operand(steps, rows));
     for (size_t p = 0; p < parameters.size(); ++p)
       if (parameters[p].unsafeGetTensorImpl() == w->weight.unsafeGetTensorImpl())
         gradients[p] = gradients[p].defined() ? gradients[p] + gradient : gradient;

@@ -4,13 +4,16 @@
 // memory bandwidth; reading half the bytes and widening them in registers (F16C) is about 2–3x
 // faster than BLAS gemv on float32. Used only for weights that are exactly representable in
 // half precision (every model loaded from a file, which stores half precision), so the results
-// equal float32 arithmetic on the same weights up to summation order. The vector kernel needs
-// AVX2/FMA/F16C; a portable loop does the same elsewhere, but there it is no faster than BLAS on
-// float32, so the decoder uses a HalfMatrix only when has_vector_kernel().
+// equal float32 arithmetic on the same weights up to summation order. The vector kernels need
+// AVX-512 or AVX2/FMA/F16C (chosen at run time, cpu_dispatch.h); a portable loop does the same
+// elsewhere, but there it is no faster than BLAS on float32, so the decoder uses a HalfMatrix
+// only when has_vector_kernel().
 #include <torch/torch.h>
 
 #include <cstdint>
 #include <vector>
+
+#include "attnscope/cpu_dispatch.h"
 
 namespace attnscope {
 
@@ -18,18 +21,19 @@ class HalfMatrix {
  public:
   /// True when `weight` (float32, 2-D) survives a round trip through half precision unchanged.
   static bool is_exact_in_half(const torch::Tensor& weight);
-  /// True when this build and this CPU have the AVX2/F16C kernel.
+  /// True when this build and this CPU have a vector kernel and ATTNSCOPE_ISA allows it.
   static bool has_vector_kernel();
 
   explicit HalfMatrix(const torch::Tensor& weight);
   /// y = bias + W x for x [columns] and bias [rows], all float32 and contiguous; returns y [rows].
-  /// Uses the vector kernel when the CPU has it.
+  /// Uses the best kernel of kernel_isa().
   torch::Tensor multiply(const torch::Tensor& x, const torch::Tensor& bias) const;
-  /// The same with the portable loop, as on a CPU without AVX2/F16C.
-  torch::Tensor multiply_portable(const torch::Tensor& x, const torch::Tensor& bias) const;
+  /// The same with the kernel of `isa`, or the best below it this CPU has (tests compare them).
+  torch::Tensor multiply_with(KernelIsa isa, const torch::Tensor& x,
+                              const torch::Tensor& bias) const;
 
  private:
-  torch::Tensor apply(const torch::Tensor& x, const torch::Tensor& bias, bool vector_kernel) const;
+  torch::Tensor apply(const torch::Tensor& x, const torch::Tensor& bias, KernelIsa isa) const;
 
   int64_t rows_ = 0;
   int64_t columns_ = 0;

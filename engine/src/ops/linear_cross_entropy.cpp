@@ -1,5 +1,7 @@
 #include "ops/linear_cross_entropy.h"
 
+#include "ops/mixed_precision.h"
+
 namespace attnscope {
 namespace {
 
@@ -52,17 +54,26 @@ class LinearCrossEntropy : public torch::autograd::Function<LinearCrossEntropy> 
   static Tensor forward(AutogradContext* ctx, const Tensor& features, const Tensor& shared_rows,
                         const Tensor& row_index, const Tensor& weight, const Tensor& bias,
                         const Tensor& targets, double smoothing) {
+    const int64_t N = features.size(0), U = shared_rows.size(0);
     const int64_t D = features.size(1), F = weight.size(1), V = weight.size(0);
-    Tensor log_probs = torch::mm(features, weight.narrow(1, 0, D).t());
-    const Tensor shared_logits = shared_rows.size(0) > 0
-                                     ? torch::mm(shared_rows, weight.narrow(1, D, F - D).t())
-                                     : shared_rows;
+    // The products' operands as the thread's precision takes them (mixed_precision.h; in
+    // bfloat16 with zero rows up to product_rows()), kept for backward, which multiplies by
+    // them again. The buffer has the operand's rows; its first N are the real positions'.
+    const Tensor feature_operand = product_operand(features, product_rows(N));
+    const Tensor weight_operand = product_operand(weight, V);
+    const Tensor shared_operand = product_operand(shared_rows, product_rows(U));
+    const Tensor buffer = mixed_mm(feature_operand, weight_operand.narrow(1, 0, D).t());
+    Tensor log_probs = buffer.narrow(0, 0, N);
+    const Tensor shared_logits =
+        U > 0 ? mixed_mm(shared_operand, weight_operand.narrow(1, D, F - D).t()).narrow(0, 0, U)
+              : shared_rows;
     add_bias_and_shared_rows(log_probs, bias.contiguous(), shared_logits, row_index);
     at::_log_softmax_out(log_probs, log_probs, 1, false);  // row by row, so in place is safe
     Tensor loss = log_probs.gather(1, targets.unsqueeze(1)).sum() * -(1.0 - smoothing);
     if (smoothing > 0.0) loss -= log_probs.sum() * (smoothing / static_cast<double>(V));
-    ctx->save_for_backward({features, shared_rows, row_index, weight, targets});
-    ctx->saved_data["log_probs"] = log_probs;
+    ctx->save_for_backward({feature_operand, shared_operand, row_index, weight_operand, targets});
+    ctx->saved_data["buffer"] = buffer;
+    ctx->saved_data["shared_count"] = U;
     ctx->saved_data["smoothing"] = smoothing;
     return loss;
   }
@@ -72,40 +83,44 @@ class LinearCrossEntropy : public torch::autograd::Function<LinearCrossEntropy> 
     const Tensor &features = saved[0], &shared_rows = saved[1], &row_index = saved[2],
                  &weight = saved[3], &targets = saved[4];
     const double smoothing = ctx->saved_data["smoothing"].toDouble();
+    const int64_t U = ctx->saved_data["shared_count"].toInt();
     const double g = grad_outputs[0].item<double>();
-    const int64_t D = features.size(1), F = weight.size(1), V = weight.size(0);
+    const int64_t N = targets.size(0), D = features.size(1), F = weight.size(1), V = weight.size(0);
     // d loss / d logits = g·(softmax − (1 − ε)·onehot(target) − ε/V), made in the saved
-    // buffer without the factor g, which the products below apply as their alpha (a pass over
-    // the N × V buffer fewer).
-    Tensor grad = ctx->saved_data["log_probs"].toTensor();
+    // buffer without the factor g. In float32 the products below apply g as their alpha (a
+    // pass over the N × V buffer fewer); in bfloat16 the operands' rounding copies take it.
+    const Tensor buffer = ctx->saved_data["buffer"].toTensor();
+    Tensor grad = buffer.narrow(0, 0, N);
     grad.exp_();
     if (smoothing > 0.0) grad.sub_(smoothing / static_cast<double>(V));
     grad.scatter_add_(1, targets.unsqueeze(1),
-                      torch::full({targets.size(0), 1}, -(1.0 - smoothing), grad.options()));
-    // out = g · a b, written into `out` (beta 0: its old contents are ignored).
-    auto scaled_product = [g](Tensor out, const Tensor& a, const Tensor& b) {
-      torch::addmm_out(out, out, a, b, /*beta=*/0.0, /*alpha=*/g);
-    };
+                      torch::full({N, 1}, -(1.0 - smoothing), grad.options()));
+    buffer.narrow(0, N, buffer.size(0) - N).zero_();  // padding rows add nothing
+    const bool scaled_operands = matmul_precision() == Precision::kBFloat16;
+    const double alpha = scaled_operands ? 1.0 : g;
+    const Tensor grad_operand = product_operand(buffer, buffer.size(0), scaled_operands ? g : 1.0);
 
     Tensor grad_features, grad_shared, grad_weight, grad_bias;
     if (ctx->needs_input_grad(0)) {
-      grad_features = torch::empty({grad.size(0), D}, grad.options());
-      scaled_product(grad_features, grad, weight.narrow(1, 0, D));
+      grad_features = torch::empty({N, D}, grad.options());
+      mixed_mm_out(grad_features, grad_operand, weight.narrow(1, 0, D), alpha);
     }
     // Straight into column blocks: BLAS writes a row-major block with a row stride.
     if (ctx->needs_input_grad(3)) {
-      grad_weight = torch::empty_like(weight);
-      scaled_product(grad_weight.narrow(1, 0, D), grad.t(), features);
+      grad_weight = torch::empty({V, F}, grad.options());
+      mixed_mm_out(grad_weight.narrow(1, 0, D), grad_operand.t(), features, alpha);
     }
     Tensor grad_by_row;
-    if (shared_rows.size(0) > 0) {
-      grad_by_row = sum_rows_by_index(grad, row_index, shared_rows.size(0));
+    if (U > 0) {
+      grad_by_row = sum_rows_by_index(grad, row_index, U);
+      const Tensor by_row_operand =
+          product_operand(grad_by_row, shared_rows.size(0), scaled_operands ? g : 1.0);
       if (ctx->needs_input_grad(1)) {
-        grad_shared = torch::empty({shared_rows.size(0), F - D}, grad.options());
-        scaled_product(grad_shared, grad_by_row, weight.narrow(1, D, F - D));
+        grad_shared = torch::empty({U, F - D}, grad.options());
+        mixed_mm_out(grad_shared, by_row_operand, weight.narrow(1, D, F - D), alpha);
       }
       if (grad_weight.defined())
-        scaled_product(grad_weight.narrow(1, D, F - D), grad_by_row.t(), shared_rows);
+        mixed_mm_out(grad_weight.narrow(1, D, F - D), by_row_operand.t(), shared_rows, alpha);
     }
     // The rows summed by token add up to the same column sums, from fewer rows.
     if (ctx->needs_input_grad(4))

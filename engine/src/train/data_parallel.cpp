@@ -14,6 +14,7 @@
 #include "attnscope/vocabulary.h"
 #include "ops/deferred_weight_gradient.h"
 #include "ops/dropout.h"
+#include "ops/mixed_precision.h"
 #include "train/training_loss.h"
 
 namespace attnscope {
@@ -24,7 +25,8 @@ using Gradients = std::vector<torch::Tensor>;
 // One share's gradients of (its summed loss / all the batch's target tokens), so that the
 // shares' gradients add up to the gradient of the batch's mean loss.
 Gradients share_gradients(Seq2Seq& model, const Batch& share, double label_smoothing,
-                          double batch_tokens, double* loss_sum) {
+                          double batch_tokens, Precision precision, double* loss_sum) {
+  const MatmulPrecisionScope products(precision);  // backward runs on this thread too
   DeferWeightGradients deferred;
   const torch::Tensor sum = teacher_forced_loss(model, share, label_smoothing, /*sum=*/true);
   *loss_sum = sum.item<double>();
@@ -171,7 +173,7 @@ class GradientSum {
 }  // namespace
 
 double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smoothing, int workers,
-                         uint64_t seed, BatchPart part) {
+                         uint64_t seed, BatchPart part, Precision precision) {
   std::vector<Batch> parts;
   uint64_t first_share = 0;  // the global index of this process's first share: its seed offset
   if (part.total_shares == 0) {
@@ -199,7 +201,8 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
     // of one process with every rank's threads would.
     std::optional<ThreadGenerator> generator;
     if (part.total_shares > 0) generator.emplace(seed + first_share);
-    gradients[0] = share_gradients(model, parts[0], label_smoothing, batch_tokens, &loss_sums[0]);
+    gradients[0] =
+        share_gradients(model, parts[0], label_smoothing, batch_tokens, precision, &loss_sums[0]);
     sum = std::make_unique<GradientSum>(gradients);
   } else {
     // Every worker computes its share's gradients, then (once all are done and the first has
@@ -215,8 +218,8 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
         try {
           set_thread_count(1);  // this thread's own setting: one core per worker
           ThreadGenerator generator(seed + first_share + static_cast<uint64_t>(w));
-          gradients[i] =
-              share_gradients(model, parts[i], label_smoothing, batch_tokens, &loss_sums[i]);
+          gradients[i] = share_gradients(model, parts[i], label_smoothing, batch_tokens, precision,
+                                         &loss_sums[i]);
         } catch (...) {
           errors[i] = std::current_exception();
           failed = true;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "attnscope/cpu_dispatch.h"
 #include "model/seq2seq.h"
 #include "train/parallel_corpus.h"
 
@@ -36,8 +37,11 @@ struct BatchPart {
 /// gets no gradient when the rank has no share (a batch of fewer sentences than shares). (A
 /// batch that splits into a single share is the one place where a rank's dropout differs from
 /// one process's: the process draws it from the global generator.)
+///
+/// `precision` is that of the products (mixed_precision.h); gradients are float32 either way.
 double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smoothing, int workers,
-                         uint64_t seed, BatchPart part = {});
+                         uint64_t seed, BatchPart part = {},
+                         Precision precision = Precision::kFloat32);
 
 /// The batch's sentences in `shares` shares (fewer if it has fewer sentences) of about equal
 /// work: sorted by target length, each share a run of that order, cut where the slowest share

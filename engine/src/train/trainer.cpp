@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "attnscope/corpus.h"
+#include "attnscope/cpu_dispatch.h"
 #include "attnscope/errors.h"
 #include "attnscope/score_functions.h"
 #include "attnscope/text.h"
@@ -159,6 +160,7 @@ void validate_options(const TrainOptions& o) {
   if (o.threads < 0 || o.threads > kMaxThreads)
     ATTNSCOPE_THROW_SETTING("threads", "the number of threads must be between 1 and ", kMaxThreads,
                             " (or 0 for one per core), not ", o.threads);
+  parse_precision(o.precision);  // throws for an unknown name
   if (o.snapshot_every < 0)
     ATTNSCOPE_THROW_SETTING("snapshot_every",
                             "snapshots are taken every N batches: N must be at least 1 (or 0 for "
@@ -187,6 +189,7 @@ class Trainer {
     const ScopedThreadCount run_threads(options_.threads);
     const AllocatorTuning allocator_tuning;
     workers_ = resolve_thread_count(options_.threads);
+    precision_ = parse_precision(options_.precision);
     // Only rank 0 writes; the others' machines need not have the output folder.
     if (options_.distributed.world_size > 1) {
       if (options_.distributed.rank == 0) check_output_path(options_.output_path);
@@ -218,6 +221,10 @@ class Trainer {
                          " training pairs with an empty side or over ", max_words,
                          " source words"));
     settings_ = training_settings(options_, train_text, valid_text);
+    note(std::string("matrix products in ") +
+         (precision_ == Precision::kBFloat16 ? "bfloat16, float32 accumulation and weights"
+                                             : "float32") +
+         "; kernels " + kernel_isa_summary());
     const std::string state_path = options_.output_path + ".state";
     torch::manual_seed(options_.seed);
     if (group_) {
@@ -294,6 +301,8 @@ class Trainer {
     settings["task"] = options_.task;
     settings["task examples"] = options_.task_examples;
     settings["checksum every"] = options_.distributed.checksum_every;
+    // Ranks whose products round differently would drift apart every batch.
+    settings["precision"] = precision_name(precision_);
     return settings;
   }
 
@@ -659,8 +668,9 @@ class Trainer {
   // In a group, sets *group_stop when some rank was asked to stop after the previous batch.
   double train_batch(const Batch& batch, int epoch, int index, bool* group_stop) {
     // The options' workers (see data_parallel.h); in a group, this rank's part.
-    double value = compute_gradients(model_, batch, options_.label_smoothing, workers_,
-                                     batch_worker_seed(options_.seed, epoch, index), batch_part_);
+    double value =
+        compute_gradients(model_, batch, options_.label_smoothing, workers_,
+                          batch_worker_seed(options_.seed, epoch, index), batch_part_, precision_);
     if (group_) value = group_->sum_gradients(model_->parameters(), value, stop_asked_, group_stop);
     if (!std::isfinite(value))
       ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the loss is ", loss_text(value),
@@ -760,10 +770,11 @@ class Trainer {
   std::vector<int64_t> probe_ids_;  // snapshots: the probe as the model reads it
   std::vector<std::string> probe_tokens_;
   std::ofstream snapshots_file_;
-  std::unique_ptr<TrainingGroup> group_;  // several processes; null when training alone
-  int workers_ = 1;                       // threads sharing every batch (options_.threads)
-  BatchPart batch_part_;                  // this process's shares of every batch in a group
-  bool stop_asked_ = false;               // in a group: to be sent with the next batch
+  std::unique_ptr<TrainingGroup> group_;       // several processes; null when training alone
+  int workers_ = 1;                            // threads sharing every batch (options_.threads)
+  Precision precision_ = Precision::kFloat32;  // of the products (options_.precision)
+  BatchPart batch_part_;                       // this process's shares of every batch in a group
+  bool stop_asked_ = false;                    // in a group: to be sent with the next batch
   int64_t total_batches_ = 0;  // batches trained in the whole run (estimated after a resume)
   bool stopped_by_request_ = false;
 };
