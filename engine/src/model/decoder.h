@@ -82,8 +82,9 @@ class DecoderImpl : public torch::nn::Module {
   torch::Tensor loss(const DecoderContext& context, torch::Tensor state,
                      const torch::Tensor& inputs, const torch::Tensor& expected,
                      double label_smoothing);
-  /// For a model that will only decode from now on (loaded from a file): keeps a half-precision
-  /// copy of the output matrix for batch-1 steps when that copy is exact. Training afterwards
+  /// For a model that will only decode from now on (loaded from a file): keeps half-precision
+  /// copies of the output matrix and the step's other matrices for batch-1 steps, each where
+  /// that copy is exact. Training afterwards
   /// would make the copy stale, so call it only on models that are done training.
   void prepare_inference();
   /// Bytes of weights (and per-sentence tensors) one batch-1 decoding step reads, as prepared:
@@ -135,6 +136,14 @@ class DecoderImpl : public torch::nn::Module {
   // embedding columns in half precision plus its context columns (untied).
   std::shared_ptr<HalfMatrix> half_output_;
   torch::Tensor context_output_weight_t_;  // [2H,V]
+  // The same for the step's other matrices (each null where float32 BLAS is used).
+  struct HalfStepWeights {
+    std::shared_ptr<HalfMatrix> embedding_gates;     // embedding_input_weight()
+    std::shared_ptr<HalfMatrix> query_hidden_gates;  // conditional GRU: query_cell's weight_hh
+    std::shared_ptr<HalfMatrix> hidden_gates;        // cell's weight_hh
+    std::shared_ptr<HalfMatrix> readout;             // tied_readout's readout weight
+  };
+  HalfStepWeights half_step_;
 };
 TORCH_MODULE(Decoder);
 
