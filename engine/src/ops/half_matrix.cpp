@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <cstring>
 
-// The vector kernel needs an x86 compiler that knows AVX2/FMA/F16C; elsewhere (or built with
-// -DATTNSCOPE_PORTABLE_KERNELS) only the portable loop is compiled, and decoding keeps float32.
+// The vector kernels need an x86 compiler that knows AVX2/FMA/F16C and AVX-512; elsewhere (or
+// built with -DATTNSCOPE_PORTABLE_KERNELS) only the portable loop is compiled, and decoding
+// keeps float32.
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && \
     !defined(ATTNSCOPE_PORTABLE_KERNELS)
 #define ATTNSCOPE_HALF_VECTOR_KERNEL 1
