@@ -103,6 +103,7 @@ Action add_bench_command(CLI::App& app) {
   app.add_option("--precision", o->precision,
                  "training's matrix products: auto (bf16 where the CPU has AVX512-BF16 or AMX), "
                  "fp32 or bf16")
+      ->check(CLI::IsMember({"auto", "fp32", "bf16"}))
       ->capture_default_str();
   add_threads_option(app, o->threads);
   auto explain = std::make_shared<ExplainBenchOptions>();

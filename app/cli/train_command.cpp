@@ -231,6 +231,7 @@ Action add_train_command(CLI::App& app) {
   app.add_option("--precision", o.precision,
                  "matrix products: auto (bf16 where the CPU has AVX512-BF16 or AMX), fp32 or "
                  "bf16 (float32 weights, loss and optimizer either way)")
+      ->check(CLI::IsMember({"auto", "fp32", "bf16"}))
       ->capture_default_str();
   add_threads_option(app, c->threads);
   return [c, &app] {

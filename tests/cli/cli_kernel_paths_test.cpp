@@ -1,5 +1,6 @@
 // ATTNSCOPE_ISA forces the engine's kernels down to a lower path (cpu_dispatch.h), read once per
-// process: each path must translate as the CPU's best does, and a mistyped name is refused.
+// process: each path must translate as the CPU's best does, and a mistyped name is refused; so is
+// an unknown --precision.
 #include <gtest/gtest.h>
 
 #include "cli/cli_process.h"
@@ -33,6 +34,13 @@ TEST(CliKernelPaths, AnUnknownPathIsNamed) {
   options.environment = {{"ATTNSCOPE_ISA", "sse9"}};
   const Outcome r = run_cli({"models"}, options);
   expect_clean_error(r, {"ATTNSCOPE_ISA", "'sse9'", "avx2"});
+}
+
+TEST(CliKernelPaths, AnUnknownPrecisionIsNamed) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"train", "--precision", "fp16", "--out", "m.attnmodel"}, {"bench", "--precision", "fp16"}};
+  for (const auto& command : commands)
+    expect_clean_error(run_cli(command), {"--precision", "fp16"});
 }
 
 }  // namespace

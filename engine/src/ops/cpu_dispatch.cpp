@@ -88,6 +88,7 @@ const char* kernel_isa_name(KernelIsa isa) {
 }
 
 std::string kernel_isa_summary() {
+#ifdef ATTNSCOPE_VECTOR_KERNELS
   const CpuFeatures f = cpu_features();
   std::string cpu;
   for (const auto& [has, name] : {std::pair{f.avx2, "avx2"},
@@ -98,6 +99,9 @@ std::string kernel_isa_summary() {
   std::string summary = kernel_isa_name(kernel_isa());
   if (isa_choice().forced) summary += " (forced by ATTNSCOPE_ISA)";
   return summary + " (CPU: " + (cpu.empty() ? "none of avx2, avx512" : cpu) + ")";
+#else
+  return "portable (built without the vector kernels)";
+#endif
 }
 
 std::string kernel_isa_environment_problem() { return isa_choice().problem; }
