@@ -50,9 +50,10 @@ struct BenchResult {
   // train_sentences_per_second · train_flops_per_sentence / the GEMM peak of training's
   // precision (the roofline fraction of training).
   double mfu = 0.0;
-  // Decoding's roofline: bytes one greedy step reads (DecoderImpl::bytes_read_per_step at the
-  // decoded sentences' mean length), the read bandwidth of a copy of that many bytes (so from
-  // the same cache level) with decoding's threads, and the floor they give over the time.
+  // Decoding's roofline: bytes a greedy token reads (its step's, plus its share of encoding
+  // its sentence and of the per-sentence products, at the decoded sentences' mean length), the
+  // read bandwidth of a copy of that many bytes (so from the same cache level) with decoding's
+  // threads, and the floor they give over the time.
   double decode_bytes_per_token = 0.0;
   double copy_gb_per_second = 0.0;
   double decode_floor_fraction = 0.0;  // (bytes / bandwidth) / decode time per token

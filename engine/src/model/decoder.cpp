@@ -260,6 +260,16 @@ int64_t DecoderImpl::bytes_read_per_step(int64_t source_length) const {
   return bytes;
 }
 
+int64_t DecoderImpl::bytes_read_per_sentence() const {
+  const int64_t H = config_.hidden, V = config_.target_vocab;
+  const ScoreMultiplyAdds score =
+      score_registration(config_.score).multiply_adds(score_dimensions(config_));
+  // A position's multiply-adds in the keys' projection are the projection's weights.
+  int64_t floats = score.per_source + 3 * H * 2 * H;
+  if (context_output_weight_t_.defined()) floats += 2 * H * V;
+  return floats * 4;
+}
+
 DecoderImpl::TeacherForcedSteps DecoderImpl::run_teacher_forced(const DecoderContext& context,
                                                                 torch::Tensor state,
                                                                 const torch::Tensor& inputs) {

@@ -90,6 +90,9 @@ class DecoderImpl : public torch::nn::Module {
   /// Bytes of weights (and per-sentence tensors) one batch-1 decoding step reads, as prepared:
   /// its floor is this divided by the memory's read bandwidth. `source_length` counts </s>.
   int64_t bytes_read_per_step(int64_t source_length) const;
+  /// Bytes of weights prepare() reads once per sentence for batch-1 decoding: the keys' and
+  /// the context gates' projections, and (direct output layer) the context columns' logits.
+  int64_t bytes_read_per_sentence() const;
 
  private:
   struct TeacherForcedSteps {

@@ -21,6 +21,12 @@ EncoderImpl::EncoderImpl(const ModelConfig& config) : dropout_(config.dropout) {
   bridge_ = register_module("bridge", torch::nn::Linear(2 * config.hidden, config.hidden));
 }
 
+int64_t EncoderImpl::bytes_read(int64_t source_length) const {
+  const int64_t E = rnn_->options.input_size(), H = rnn_->options.hidden_size();
+  const int64_t S = source_length;
+  return (S * E + 2 * (3 * H * E + S * 3 * H * H) + 2 * H * H) * 4;
+}
+
 EncoderOutput EncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths) {
   return forward_embedded(embedding_(source), lengths);
 }

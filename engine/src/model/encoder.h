@@ -35,6 +35,11 @@ class EncoderImpl : public torch::nn::Module {
   /// forward_embedded() without autograd of B points of one sentence [B,S,E] (no padding), with
   /// the tangents along `direction` [S,E], one source position at a time. Not in training.
   EncoderTangents forward_tangents(const torch::Tensor& embedded, const torch::Tensor& direction);
+  /// Bytes of weights encoding one sentence of `source_length` tokens reads (batch 1, float32):
+  /// each direction's input weights once, its hidden weights at every position, the bridge.
+  /// (Its hidden weights in half precision, as the decoder's, halved those bytes but did not
+  /// shorten the time: the per-position products are too small to be bound by memory.)
+  int64_t bytes_read(int64_t source_length) const;
 
  private:
   // forward() for one sentence without autograd: no packing, and matrix-vector products for
