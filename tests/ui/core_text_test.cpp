@@ -248,6 +248,11 @@ void CoreTextTest::aboutTextNamesTheVersionsAndTheLicence() {
   QVERIFY2(text.contains(QRegularExpression(QStringLiteral("LibTorch \\d+\\.\\d+"))),
            qPrintable(text));
   QVERIFY2(text.contains(QStringLiteral("GPL-3.0-or-later")), qPrintable(text));
+  // The run-time choice a speed report needs: the kernels' path and `auto`'s precision.
+  QVERIFY2(text.contains(QRegularExpression(QStringLiteral("Kernels: (avx512|avx2|portable)"))),
+           qPrintable(text));
+  QVERIFY2(text.contains(QRegularExpression(QStringLiteral("products: (bf16|fp32)"))),
+           qPrintable(text));
 }
 
 void CoreTextTest::firstStepsCutsEveryRowOfAHypothesis() {

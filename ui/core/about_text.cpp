@@ -1,5 +1,7 @@
 #include "core/about_text.h"
 
+#include <attnscope/cpu_dispatch.h>
+
 #include <QtGlobal>
 
 namespace attnscope::ui {
@@ -9,9 +11,11 @@ namespace attnscope::ui {
 QString aboutText(const QString& appVersion) {
   return QStringLiteral(
              "<p><b>attnscope %1</b><br>Attention in neural machine translation, made "
-             "visible.</p><p>Qt %2 · LibTorch %3</p><p>Licence: %4 (the GNU General Public "
-             "License, version 3 or later).</p>")
+             "visible.</p><p>Qt %2 · LibTorch %3</p><p>Kernels: %4; training's products: "
+             "%5</p><p>Licence: %6 (the GNU General Public License, version 3 or later).</p>")
       .arg(appVersion, QString::fromLatin1(qVersion()), QStringLiteral(ATTNSCOPE_TORCH_VERSION),
+           QString::fromStdString(kernel_isa_summary()).toHtmlEscaped(),
+           QString::fromLatin1(precision_name(parse_precision("auto"))),
            QStringLiteral(ATTNSCOPE_LICENSE));
 }
 

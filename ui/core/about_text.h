@@ -1,6 +1,6 @@
 #pragma once
 // Help > About: what a bug report needs (the app's version, the Qt it runs on, the LibTorch it
-// was built with) and the licence.
+// was built with, the kernels and training precision this CPU gets) and the licence.
 #include <QString>
 
 namespace attnscope::ui {
