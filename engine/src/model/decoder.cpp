@@ -57,6 +57,11 @@ torch::Tensor final_states(const torch::Tensor& states, const torch::Tensor& mas
       {states.narrow(2, 0, H).gather(1, last), states.narrow(2, H, H).narrow(1, 0, 1)}, 2);
 }
 
+// The score function's multiply-adds: per weight element read, what its matrices cost a step.
+ScoreMultiplyAdds score_work(const ModelConfig& config) {
+  return score_registration(config.score).multiply_adds(score_dimensions(config));
+}
+
 }  // namespace
 
 DecoderContext DecoderImpl::prepare(const torch::Tensor& encoder_states,
@@ -216,10 +221,9 @@ void DecoderImpl::prepare_inference() {
   half_step_.embedding_gates = half(embedding_input_weight());
   half_step_.hidden_gates = half(cell_->weight_hh);
   if (conditional()) half_step_.query_hidden_gates = half(query_cell_->weight_hh);
-  if (config_.tied_readout) half_step_.readout = half(readout_->weight);
   if (config_.tied_readout) {
-    const torch::Tensor weight = embedding_->weight.detach();
-    if (HalfMatrix::is_exact_in_half(weight)) half_output_ = std::make_shared<HalfMatrix>(weight);
+    half_step_.readout = half(readout_->weight);
+    half_output_ = half(embedding_->weight);
     return;
   }
   const int64_t H = config_.hidden;
@@ -245,8 +249,7 @@ int64_t DecoderImpl::bytes_read_per_step(int64_t source_length) const {
   bytes +=
       matrix(half_step_.embedding_gates, 3 * H * E) + matrix(half_step_.hidden_gates, 3 * H * H);
   if (conditional()) bytes += matrix(half_step_.query_hidden_gates, 3 * H * H);
-  const ScoreMultiplyAdds score =
-      score_registration(config_.score).multiply_adds(score_dimensions(config_));
+  const ScoreMultiplyAdds score = score_work(config_);
   // The query's work and the keys it reads; the states and context gates it weighs.
   bytes += (score.per_target + score.per_pair * S + S * (2 * H + 3 * H)) * kFloat;
   if (config_.tied_readout) {
@@ -262,8 +265,7 @@ int64_t DecoderImpl::bytes_read_per_step(int64_t source_length) const {
 
 int64_t DecoderImpl::bytes_read_per_sentence() const {
   const int64_t H = config_.hidden, V = config_.target_vocab;
-  const ScoreMultiplyAdds score =
-      score_registration(config_.score).multiply_adds(score_dimensions(config_));
+  const ScoreMultiplyAdds score = score_work(config_);
   // A position's multiply-adds in the keys' projection are the projection's weights.
   int64_t floats = score.per_source + 3 * H * 2 * H;
   if (context_output_weight_t_.defined()) floats += 2 * H * V;
