@@ -233,26 +233,36 @@ TEST_P(BeamTreeTest, GnmtPenaltiesAsTheFormulaSays) {
     }
 }
 
-// For K = 1 this follows from greedy search; for K > 1 it is not a theorem (the resumed beam meets
-// only the node's descendants, so it may find one the full search pruned), but it holds on these
-// sentences and models. It cannot see a prefix ignored: the next test can.
-TEST_P(BeamTreeTest, ContinuingFromTheBestPathReproducesTheBest) {
+// Continuing from a node of the best path. For K = 1 the resumed search is the rest of the greedy
+// one, so it reproduces the best. For K > 1 that is not a theorem: the resumed beam meets only the
+// node's descendants, which may push the best path out later (the conditional-GRU `general` does
+// so on the third sentence, ending 0.12 lower). What does hold: the resumed search's first step
+// ranks the node's children alone, a subset of what the full search ranked, so the best path's
+// next token is kept (or finished) there. It cannot see a prefix ignored: the next test can.
+TEST_P(BeamTreeTest, ContinuingFromTheBestPathKeepsItsNextToken) {
   for (int k : {1, 5}) {
     for (const auto& s : kSentences) {
       BeamTree tree;
       const Translation best = translator().translate_with_tree(s, beam(k), tree);
-      for (size_t i = 0; i < tree.best.size(); ++i) {
+      for (size_t i = 0; i + 1 < tree.best.size(); ++i) {
         TranslationOptions options = beam(k);
         options.prefix = tree.path(tree.best[i]);
         ASSERT_EQ(options.prefix.size(), i);
-        const Translation resumed = translator().translate(s, options);
-        EXPECT_EQ(resumed.tokens, best.tokens) << s << " beam " << k << " from node " << i;
         BeamTree again;  // the resumed search's tree starts with the prefix, kept
-        translator().translate_with_tree(s, options, again);
+        const Translation resumed = translator().translate_with_tree(s, options, again);
+        if (k == 1) EXPECT_EQ(resumed.tokens, best.tokens) << s << " greedy from node " << i;
         ASSERT_GE(again.best.size(), i + 1);
         for (size_t j = 1; j <= i; ++j)
           EXPECT_EQ(again.nodes[static_cast<size_t>(again.best[j])].token_id,
                     options.prefix[j - 1]);
+        const BeamNode& next = tree.nodes[static_cast<size_t>(tree.best[i + 1])];
+        const int prefix_node = again.best[i];
+        bool kept = false;
+        for (const BeamNode& n : again.nodes)
+          kept |= n.parent == prefix_node && n.token_id == next.token_id &&
+                  n.state != BeamNode::State::kPruned;
+        EXPECT_TRUE(kept) << s << " beam " << k << " from node " << i << ": '" << next.token
+                          << "' not kept";
       }
     }
   }

@@ -10,10 +10,11 @@ namespace attnscope::ui {
 QString attributionTitle(const Attribution& a) {
   const QString method = QString::fromStdString(attribution_method_title(a.method));
   if (a.method != AttributionMethod::kIntegratedGradients) return method;
-  return QObject::tr("%1 (%2 steps): completeness gap %3")
+  return QObject::tr("%1 (%2 steps): completeness gap %3 (%4%)")
       .arg(method)
       .arg(a.ig_steps)
-      .arg(QString::number(a.completeness_gap(), 'f', 3));
+      .arg(QString::number(a.completeness_gap(), 'f', 3))
+      .arg(QString::number(100.0 * a.relative_completeness_gap(), 'f', 1));
 }
 
 bool isSignedMethod(AttributionMethod method) { return method != AttributionMethod::kGradient; }

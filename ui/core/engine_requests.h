@@ -84,10 +84,11 @@ struct AttributionRequest {
   QString sentence;
   QMap<int, QString> forced;
   AttributionMethod method = AttributionMethod::kIntegratedGradients;
-  int igSteps = 32;
+  int igSteps = 32;           // integrated gradients: the steps to start from
+  double igTolerance = 0.01;  // doubled until every row is complete within this fraction
   bool operator==(const AttributionRequest& o) const {
     return modelKey == o.modelKey && sentence == o.sentence && forced == o.forced &&
-           method == o.method && igSteps == o.igSteps;
+           method == o.method && igSteps == o.igSteps && igTolerance == o.igTolerance;
   }
 };
 

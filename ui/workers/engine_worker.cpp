@@ -359,6 +359,7 @@ void EngineWorker::attribute(quint64 generation, const AttributionRequest& reque
     AttributionOptions options;
     options.method = request.method;
     options.ig_steps = request.igSteps;
+    options.ig_tolerance = request.igTolerance;
     // Forced tokens lead elsewhere than greedy search: that path, to its end, is explained,
     // token by token as the session emitted it (its text would be tokenised anew, copied
     // unknown words and subword pieces included, and could give other tokens).

@@ -34,6 +34,11 @@ struct AttributionOptions {
   static constexpr int kMaxIgSteps = 1024;  // bounds the time and memory of one sentence
   AttributionMethod method = AttributionMethod::kIntegratedGradients;
   int ig_steps = 32;  // integrated gradients: intervals of the path (1..kMaxIgSteps)
+  // Integrated gradients, when > 0: the steps double from `ig_steps` (each doubling computes
+  // only the new midpoints) until every row's completeness gap is within this fraction of its
+  // log p − baseline log p, or kMaxIgSteps is reached. A model whose attention is nearly one-hot
+  // jumps from word to word along the path and needs far more steps than a soft one.
+  double ig_tolerance = 0.0;
 };
 
 struct Attribution {
@@ -50,6 +55,9 @@ struct Attribution {
   /// Integrated gradients' completeness: each row should sum to log p − baseline log p. The
   /// largest |row sum − that difference| over the rows (0 for the other methods).
   float completeness_gap() const;
+  /// The same gap relative to that difference: the largest |row sum − difference| / |difference|
+  /// (rows whose difference is below 1e-4 count by their gap alone; 0 for the other methods).
+  float relative_completeness_gap() const;
 };
 
 /// "" when `translator`'s model supports `method`, else why not (one line naming what is
