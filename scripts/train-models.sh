@@ -13,6 +13,9 @@
 #       the conditional GRU decoder (train --decoder cgru): runs/SCORE-cgru.attnmodel, copied to
 #       resources/models/SCORE.attnmodel like a plain word model (the run names the decoder, the
 #       shipped file the score function).
+#   EMB=256 HIDDEN=512 DECODER=cgru EPOCHS=20 scripts/train-models.sh DATA additive
+#       sizes other than the default (train --emb / --hidden): the larger conditional-GRU
+#       additive of the README's recipe experiments (runs/additive-cgru-e256-h512.attnmodel).
 #   TGT=fr EPOCHS=24 scripts/train-models.sh DATA additive
 #       English->French (train.fr.gz ...): runs/en-fr/SCORE.attnmodel, copied to
 #       resources/models/en-fr/ (the shipped en-fr additive: 24 epochs, chosen on the validation
@@ -28,6 +31,7 @@ subwords=${SUBWORDS:-0}
 tgt=${TGT:-de}
 epochs=${EPOCHS:-12}
 decoder=${DECODER:-gru}
+emb=${EMB:-} hidden=${HIDDEN:-}
 runs=runs shipped=resources/models
 if [ "$tgt" != de ]; then
   runs=runs/en-$tgt shipped=resources/models/en-$tgt
@@ -42,6 +46,8 @@ train_one() {
   local score=$1 name=$1 extra=()
   if [ "$subwords" -gt 0 ]; then name=$score-sp$subwords extra=(--subwords "$subwords"); fi
   if [ "$decoder" != gru ]; then name=$name-$decoder extra+=(--decoder "$decoder"); fi
+  if [ -n "$emb" ]; then name=$name-e$emb extra+=(--emb "$emb"); fi
+  if [ -n "$hidden" ]; then name=$name-h$hidden extra+=(--hidden "$hidden"); fi
   "$cli" train --src "$data/train.en.gz" --tgt "$data/train.$tgt.gz" \
     --val-src "$data/val.en.gz" --val-tgt "$data/val.$tgt.gz" \
     --test-src "$data/test_2016_flickr.en.gz" --test-tgt "$data/test_2016_flickr.$tgt.gz" \

@@ -102,6 +102,28 @@ TEST(IntegratedGradients, DoublingTheStepsEqualsTheRuleAtTheFinalCount) {
     hostile.ig_tolerance = tolerance;
     EXPECT_THROW(attribute(translator, "a b", hostile), std::invalid_argument) << tolerance;
   }
+  hostile.ig_tolerance = 0.01;
+  for (double seconds : {-1.0, std::nan("")}) {
+    hostile.ig_seconds = seconds;
+    EXPECT_THROW(attribute(translator, "a b", hostile), std::invalid_argument) << seconds;
+  }
+}
+
+// The refining stops where its caller says: at a time limit no doubling fits in, or when asked
+// to stop (a superseded request), with the steps done so far and their gap.
+TEST(IntegratedGradients, RefiningStopsAtTheTimeLimitAndWhenAskedTo) {
+  const Translator translator(testing::random_model_file("additive"));
+  AttributionOptions o = options(AttributionMethod::kIntegratedGradients, 2);
+  o.ig_tolerance = 1e-12;  // never met: only the limits stop the doubling
+  o.ig_seconds = 1e-9;
+  EXPECT_EQ(attribute(translator, "a b c d e f", o, std::string("b d f a c")).ig_steps, 2);
+  o.ig_seconds = 0;
+  int asked = 0;
+  o.stop_refining = [&asked] { return ++asked > 3; };  // three doublings, then stop
+  const Attribution a = attribute(translator, "a b c d e f", o, std::string("b d f a c"));
+  EXPECT_EQ(a.ig_steps, 16);
+  EXPECT_EQ(asked, 4);
+  EXPECT_GT(a.relative_completeness_gap(), 0.0f);
 }
 
 // Integrated gradients' fast path (the encoder's tangents, the rows starting at the decoder)

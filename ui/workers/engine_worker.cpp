@@ -360,6 +360,9 @@ void EngineWorker::attribute(quint64 generation, const AttributionRequest& reque
     options.method = request.method;
     options.ig_steps = request.igSteps;
     options.ig_tolerance = request.igTolerance;
+    options.ig_seconds = request.igSeconds;
+    // A newer request (another sentence, model or method) stops the refining at its next pass.
+    options.stop_refining = [this, generation] { return obsolete(generation, kChannel); };
     // Forced tokens lead elsewhere than greedy search: that path, to its end, is explained,
     // token by token as the session emitted it (its text would be tokenised anew, copied
     // unknown words and subword pieces included, and could give other tokens).

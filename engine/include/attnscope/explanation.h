@@ -3,6 +3,7 @@
 // log-probability depends on each source token (attribution), and decoding with attention rows
 // replaced by other distributions (editing attention).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,6 +40,13 @@ struct AttributionOptions {
   // log p − baseline log p, or kMaxIgSteps is reached. A model whose attention is nearly one-hot
   // jumps from word to word along the path and needs far more steps than a soft one.
   double ig_tolerance = 0.0;
+  // With ig_tolerance: no doubling that would end, by the time the last pass took per point,
+  // more than this many seconds after the attribution started (0: no limit). An interactive
+  // caller bounds its wait so; the gap left is in the result (relative_completeness_gap()).
+  double ig_seconds = 0.0;
+  // With ig_tolerance: asked before each doubling; true stops there (a caller whose request
+  // was superseded). The result so far is returned.
+  std::function<bool()> stop_refining;
 };
 
 struct Attribution {

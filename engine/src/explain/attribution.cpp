@@ -1,5 +1,6 @@
 #include <c10/core/InferenceMode.h>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -141,6 +142,8 @@ void attribute_by_gradients(const Translator::Impl& impl, const Explained& e,
   if (options.method == AttributionMethod::kIntegratedGradients) {
     // Points on the straight path from the all-zero baseline to x; the trapezoid rule weighs
     // the two ends half.
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point start = Clock::now();
     int n = options.ig_steps;
     const torch::Tensor alphas = torch::linspace(0.0, 1.0, n + 1);
     torch::Tensor weights = torch::full({n + 1}, 1.0 / n);
@@ -155,12 +158,22 @@ void attribute_by_gradients(const Translator::Impl& impl, const Explained& e,
     result.ig_steps = n;
     // Doubling the intervals: the 2n-rule weighs the n-rule's points half as much and adds the
     // n midpoints at 1 / 2n each, so only the midpoints are computed.
+    double seconds_per_point =
+        std::chrono::duration<double>(Clock::now() - start).count() / (n + 1);
+    const auto next_fits_in_time = [&] {
+      if (options.ig_seconds <= 0) return true;
+      const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      return elapsed + seconds_per_point * n <= options.ig_seconds;
+    };
     while (options.ig_tolerance > 0 && result.relative_completeness_gap() > options.ig_tolerance &&
-           2 * n <= AttributionOptions::kMaxIgSteps) {
+           2 * n <= AttributionOptions::kMaxIgSteps && next_fits_in_time() &&
+           !(options.stop_refining && options.stop_refining())) {
+      const Clock::time_point pass = Clock::now();
       const torch::Tensor midpoints = (torch::arange(n, torch::kFloat) + 0.5) / n;
       const PathGradients m = model->path_gradients(midpoints.view({-1, 1, 1}) * x.unsqueeze(0),
                                                     torch::full({n}, 0.5 / n), e.output.tokens, x);
       attribution = 0.5 * attribution + m.attribution.detach();
+      seconds_per_point = std::chrono::duration<double>(Clock::now() - pass).count() / n;
       n *= 2;
       result.values = to_rows(attribution);
       result.ig_steps = n;
@@ -228,6 +241,11 @@ Attribution attribute_ids(const Translator& translator, const std::string& sente
     throw std::invalid_argument("integrated gradients' steps must be 1 to " +
                                 std::to_string(AttributionOptions::kMaxIgSteps) + ", not " +
                                 std::to_string(options.ig_steps));
+  if (!(options.ig_seconds >= 0))
+    throw std::invalid_argument(
+        "integrated gradients' time limit must be 0 (none) or positive, "
+        "not " +
+        std::to_string(options.ig_seconds));
   if (!(options.ig_tolerance >= 0 && options.ig_tolerance < 1))
     throw std::invalid_argument(
         "integrated gradients' tolerance must be 0 (fixed steps) or a "
