@@ -26,6 +26,7 @@
 #include "tabs/translation_view.h"
 #include "ui/fixture.h"
 #include "widgets/candidates_view.h"
+#include "widgets/shown_values_box.h"
 #include "widgets/step_panel.h"
 #include "workers/beam_controller.h"
 
@@ -65,6 +66,7 @@ class BeamViewTest : public test::WindowTest {
   void theStepKeysRevealTheSearchOneStepAtATime();
   void playRevealsTheSearchToItsEnd();
   void greedySearchHidesTheBeamView();
+  void anAttributionChosenKeepsTheBeamsAttentionInView();
   void aNewSentenceDropsTheOldTree();
   void newPenaltiesSearchAgainAndAreRemembered();
   void exportWritesTheTreeWhileItHasTheFocus();
@@ -333,6 +335,27 @@ void BeamViewTest::playRevealsTheSearchToItsEnd() {
   QCOMPARE(window_->heatmap()->matrix().targetTokens, pathTokens(tree, tree.best.back()));
   QCOMPARE(playing.count(), 4);                             // on, off, on, off
   QVERIFY(!window_->controller()->snapshot().has_value());  // no greedy session started
+}
+
+// Attributions explain greedy decoding. With Show on a method, a beam's hypothesis keeps its
+// attention in the heatmap (not an empty plot), the note line and the step panel say why, and an
+// export is named by what it draws; beside attention, the method's plot holds the reason.
+void BeamViewTest::anAttributionChosenKeepsTheBeamsAttentionInView() {
+  QVERIFY(search(kSentence));
+  const AttentionMatrix attention = window_->heatmap()->matrix();
+  QVERIFY(!attention.isEmpty());
+  TranslationView* view = window_->translationView();
+  view->shownValues()->setSideBySide(false);
+  view->shownValues()->setMethod(attnscope::AttributionMethod::kIntegratedGradients);
+  QTRY_VERIFY(view->noteLabel()->isVisible());
+  QVERIFY2(view->noteLabel()->text().contains(QStringLiteral("choose Greedy")),
+           qPrintable(view->noteLabel()->text()));
+  QCOMPARE(window_->heatmap()->matrix().targetTokens, attention.targetTokens);
+  QCOMPARE(window_->heatmap()->matrix().weights, attention.weights);
+  QCOMPARE(view->exportName(), QStringLiteral("attention"));
+  // Back to attention: the note goes.
+  view->shownValues()->setMethod(std::nullopt);
+  QTRY_VERIFY(!view->noteLabel()->isVisible());
 }
 
 void BeamViewTest::greedySearchHidesTheBeamView() {

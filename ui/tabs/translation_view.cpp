@@ -359,9 +359,21 @@ std::optional<AttributionRequest> TranslationView::attributionRequest() const {
   return request;
 }
 
+QString TranslationView::whyNotAttributable() const {
+  if (sessionShown_) return {};
+  if (fileShown_) return tr("An attention file has no model to attribute its output to");
+  if (!beamHypotheses_.isEmpty())
+    return tr("Attributions explain greedy decoding: choose Greedy to see them");
+  return {};
+}
+
 void TranslationView::drawPlots() {
-  const auto method = shownValues_->method();
+  auto method = shownValues_->method();
   const bool beside = shownValues_->sideBySide();
+  // A beam's hypothesis or an attention file has no attribution: its attention stays in view,
+  // with a note why, rather than an empty plot the user has to switch away from.
+  const QString notAttributable = method && !beside ? whyNotAttributable() : QString();
+  if (!notAttributable.isEmpty()) method.reset();
   if (!method || beside) {
     AttentionMatrix attention =
         AttentionMatrix::fromTranslation(shown_, viewControls_->describe(), viewControls_->view());
@@ -379,8 +391,10 @@ void TranslationView::drawPlots() {
   attributionPlot_->setVisible(beside);
   // The `none` baseline has no attention but has attributions: say which the heatmap shows.
   const bool noAttention = sessionShown_ && !shown_.has_attention && !shown_.tokens.empty();
-  note_->setVisible(noAttention && method.has_value());
-  if (method)
+  note_->setVisible((noAttention && method.has_value()) || !notAttributable.isEmpty());
+  if (!notAttributable.isEmpty())
+    note_->setText(tr("<i>%1; the heatmap shows attention.</i>").arg(notAttributable));
+  else if (method)
     note_->setText(tr("<i>This model has no attention; %1 shows what its output depends on "
                       "all the same.</i>")
                        .arg(QString::fromStdString(attribution_method_title(*method))));
@@ -398,10 +412,8 @@ void TranslationView::drawAttribution(HeatmapPlot* plot, AttributionMethod metho
   empty.title = title;
   const auto request = attributionRequest();
   if (!sessionShown_) {
-    plot->setEmptyText(fileShown_ ? tr("An attention file has no model\nto attribute its output to")
-                       : !beamHypotheses_.isEmpty()
-                           ? tr("Attributions explain greedy decoding:\nchoose Greedy to see them")
-                           : emptyHeatmapText());
+    const QString why = whyNotAttributable();
+    plot->setEmptyText(why.isEmpty() ? emptyHeatmapText() : why);
   } else if (const QString why = shownValues_->unsupportedReason(method); !why.isEmpty()) {
     plot->setEmptyText(tr("Not for this model:\n%1").arg(why));
   } else if (request && explanation_->answers(*request)) {
@@ -533,13 +545,14 @@ void TranslationView::showStepAttribution(int row, const QStringList& labels, bo
   const bool signedValues = isSignedMethod(*method);
   const QString valueName = attributionValueName(*method);
   const auto request = attributionRequest();
-  QString note;
-  if (const QString why = shownValues_->unsupportedReason(*method); !why.isEmpty())
-    note = tr("not for this model (%1)").arg(why);
-  else if (!request || !explanation_->answers(*request))
-    note = tr("computing…");
-  else if (!explanation_->attribution()->error.isEmpty())
-    note = explanation_->attribution()->error;
+  const QString note = [&]() -> QString {
+    // A beam's hypothesis or an attention file has none, as the note line says.
+    if (QString why = whyNotAttributable(); !why.isEmpty()) return why;
+    if (QString why = shownValues_->unsupportedReason(*method); !why.isEmpty())
+      return tr("not for this model (%1)").arg(why);
+    if (!request || !explanation_->answers(*request)) return tr("computing…");
+    return explanation_->attribution()->error;
+  }();
   if (!note.isEmpty()) {
     stepPanel_->showAttribution(title, {}, {}, signedValues, valueName, note);
     return;
@@ -852,7 +865,9 @@ QString TranslationView::exportName() const {
   if (exportsBeamTree()) return QStringLiteral("beam-tree");
   const auto method = shownValues_->method();
   QString name = QStringLiteral("attention");
-  if (method && shownValues_->isEnabled()) {
+  // Named by what is drawn: a beam's hypothesis shows its attention alone, whatever Show says.
+  if (method && shownValues_->isEnabled() &&
+      (shownValues_->sideBySide() || whyNotAttributable().isEmpty())) {
     const QString shown = QString::fromStdString(attribution_method_name(*method));
     name = shownValues_->sideBySide() ? name + QLatin1Char('-') + shown : shown;
   }

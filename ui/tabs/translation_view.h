@@ -78,6 +78,9 @@ class TranslationView : public QWidget, public ExportTarget {
   QLabel* outputLabel() const { return output_; }
   /// The what-if line: the translation the attention edits lead to, changed words marked.
   QLabel* whatIfLabel() const { return whatIf_; }
+  /// The line under the translation that says what the heatmap shows when it is not the
+  /// chosen values (the baseline's attributions, a beam's attention).
+  QLabel* noteLabel() const { return note_; }
   /// A refused edit's reason (hidden when the last edit was accepted).
   QLabel* editErrorLabel() const { return editError_; }
   QPushButton* resetEditsButton() const { return resetEdits_; }
@@ -107,6 +110,9 @@ class TranslationView : public QWidget, public ExportTarget {
   void drawTranslation(const Translation& t, const QString& modelKey);
   // The heatmaps of shown_ as Show asks: attention, attribution, or both.
   void drawPlots();
+  // Why the shown output has no attribution (a beam's hypothesis, an attention file); "" when
+  // it has one or nothing is shown.
+  QString whyNotAttributable() const;
   void drawAttribution(HeatmapPlot* plot, AttributionMethod method);
   void markRows();
   void showSelectedStep();
