@@ -51,7 +51,9 @@ QPointF at(const LengthPlot& plot, int g, double bucket, double value) {
 
 void LengthPlotTest::oneLinePerModelWithAPointPerBucket() {
   LengthPlot plot;
+  QVERIFY(!plot.legend->visible());  // no lines yet: no empty legend box
   plot.setSeries(kBuckets, twoModels());
+  QVERIFY(plot.legend->visible());
   QCOMPARE(plot.graphCount(), 2);
   QCOMPARE(plot.graph(0)->name(), QString("additive"));
   QCOMPARE(plot.graph(1)->name(), QString("none"));

@@ -25,7 +25,7 @@ LengthPlot::LengthPlot(QWidget* parent) : QCustomPlot(parent) {
   xAxis->setSubTicks(false);
   // The legend in a column of its own at the right: inside the axes it would hide a line's
   // point wherever that point falls, and seven lines leave no free corner.
-  legend->setVisible(true);
+  legend->setVisible(false);  // until there are lines to name: an empty box says nothing
   side_ = new QCPLayoutGrid;
   plotLayout()->addElement(0, 1, side_);
   side_->addElement(0, 0, legend);  // takes it out of the axes' inset layout
@@ -95,6 +95,7 @@ void LengthPlot::setSeries(const QStringList& buckets, const QList<LengthSeries>
     // NaN leaves a gap: QCustomPlot does not draw a point or a segment to it.
     graph->setData(x, series[i].bleu, true);
   }
+  legend->setVisible(!series.isEmpty());
   xAxis->setRange(-0.5, std::max<qsizetype>(1, buckets.size()) - 0.5);
   yAxis->setRange(0, std::ceil(top / 10 + 0.5) * 10);
   replot();
