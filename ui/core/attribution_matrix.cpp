@@ -10,10 +10,10 @@ namespace attnscope::ui {
 QString attributionTitle(const Attribution& a) {
   const QString method = QString::fromStdString(attribution_method_title(a.method));
   if (a.method != AttributionMethod::kIntegratedGradients) return method;
-  return QObject::tr("%1 (%2 steps): completeness gap %3 (%4%)")
+  // Relative: comparable across rows and models (the step panel gives a row's absolute gap).
+  return QObject::tr("%1 (%2 steps): completeness gap %3%")
       .arg(method)
       .arg(a.ig_steps)
-      .arg(QString::number(a.completeness_gap(), 'f', 3))
       .arg(QString::number(100.0 * a.relative_completeness_gap(), 'f', 1));
 }
 
