@@ -166,6 +166,9 @@ void BeamViewTest::aBeamShowsTheTreeWhoseBestPathIsTheTranslation() {
   // The final beam is listed beside the heatmap as before; choosing one of its hypotheses
   // selects its finished node in the tree, whose step the step panel shows.
   QCOMPARE(window_->beamList()->count(), kBeam);
+  // Each hypothesis's score comes first, where a narrow list cannot hide it.
+  QVERIFY2(window_->beamList()->item(0)->text().startsWith(QString::number(best.score, 'f', 3)),
+           qPrintable(window_->beamList()->item(0)->text()));
   window_->beamList()->setCurrentRow(1);
   const int chosen = plot()->selectedNode();
   QVERIFY(chosen > 0);

@@ -713,10 +713,12 @@ void TranslationView::showBeam(const QList<Translation>& hypotheses, const QStri
   beamKey_ = modelKey;
   const QSignalBlocker block(beamList_);
   beamList_->clear();
-  for (const Translation& t : hypotheses)
-    beamList_->addItem(
-        QStringLiteral("%1   (%2)")
-            .arg(QString::fromStdString(t.text()), QString::number(t.score, 'f', 3)));
+  // The score first: a long hypothesis in a narrow list would hide it behind a scroll bar.
+  for (const Translation& t : hypotheses) {
+    const QString text = QString::fromStdString(t.text());
+    beamList_->addItem(QStringLiteral("%1   %2").arg(QString::number(t.score, 'f', 3), text));
+    beamList_->item(beamList_->count() - 1)->setToolTip(text);
+  }
   beamList_->setVisible(true);
   beamList_->setCurrentRow(0);
   showHypothesis(0);
