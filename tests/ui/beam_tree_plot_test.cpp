@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QImageReader>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -418,6 +419,8 @@ void BeamTreePlotTest::exportsWriteTheWholeTree() {
   // PNG: the laid-out size (twice it at scale 2), each box filled with its probability's colour.
   const QString png = folder.filePath(QStringLiteral("tree.png"));
   plot.exportTo(png, {size, 1.0});
+  // The default model's tree is large; Qt refuses to read images above 128 MB by default.
+  QImageReader::setAllocationLimit(1024);
   QImage image(png);
   QCOMPARE(image.size(), size);
   QCPColorGradient gradient = colormap(QStringLiteral("viridis"));

@@ -11,7 +11,7 @@ QString attributionTitle(const Attribution& a) {
   const QString method = QString::fromStdString(attribution_method_title(a.method));
   if (a.method != AttributionMethod::kIntegratedGradients) return method;
   // Relative: comparable across rows and models (the step panel gives a row's absolute gap).
-  return QObject::tr("%1 (%2 steps): completeness gap %3%")
+  return QObject::tr("%1 (%2 steps, gap %3%)")
       .arg(method)
       .arg(a.ig_steps)
       .arg(QString::number(100.0 * a.relative_completeness_gap(), 'f', 1));
