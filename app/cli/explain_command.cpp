@@ -16,8 +16,6 @@
 namespace attnscope::cli {
 namespace {
 
-constexpr double kIgTolerance = 0.01;  // the completeness the default steps reach
-
 struct ExplainOptions {
   ModelChoice model;
   std::string method;
@@ -142,8 +140,8 @@ int run(const ExplainOptions& o) {
   options.method = parse_attribution_method(o.method);
   // Without --ig-steps the steps double from 32 until every row is complete within 1% (a model
   // with nearly one-hot attention needs up to 1024); with it, exactly what was asked.
-  options.ig_steps = o.ig_steps.value_or(32);
-  options.ig_tolerance = o.ig_steps ? 0.0 : kIgTolerance;
+  options.ig_steps = o.ig_steps.value_or(options.ig_steps);
+  options.ig_tolerance = o.ig_steps ? 0.0 : AttributionOptions::kCompleteWithin;
   std::vector<std::string> sentences = o.sentences;
   if (sentences.empty()) {
     std::string line;

@@ -84,9 +84,11 @@ struct AttributionRequest {
   QString sentence;
   QMap<int, QString> forced;
   AttributionMethod method = AttributionMethod::kIntegratedGradients;
-  int igSteps = 32;           // integrated gradients: the steps to start from
-  double igTolerance = 0.01;  // doubled until every row is complete within this fraction,
-  double igSeconds = 3.0;     // or until the next doubling would end later than this
+  // Integrated gradients: the steps to start from, doubled until every row is complete within
+  // igTolerance or until the next doubling would end later than igSeconds.
+  int igSteps = 32;
+  double igTolerance = AttributionOptions::kCompleteWithin;
+  double igSeconds = 3.0;
   bool operator==(const AttributionRequest& o) const {
     return modelKey == o.modelKey && sentence == o.sentence && forced == o.forced &&
            method == o.method && igSteps == o.igSteps && igTolerance == o.igTolerance &&

@@ -33,6 +33,8 @@ AttributionMethod parse_attribution_method(const std::string& name);
 
 struct AttributionOptions {
   static constexpr int kMaxIgSteps = 1024;  // bounds the time and memory of one sentence
+  // The completeness the app and `explain` refine to by default (ig_tolerance below).
+  static constexpr double kCompleteWithin = 0.01;
   AttributionMethod method = AttributionMethod::kIntegratedGradients;
   int ig_steps = 32;  // integrated gradients: intervals of the path (1..kMaxIgSteps)
   // Integrated gradients, when > 0: the steps double from `ig_steps` (each doubling computes
