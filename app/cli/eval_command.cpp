@@ -40,6 +40,7 @@ struct EvalOptions {
   int beam = 1;
   float length_penalty = -1.0f;  // GNMT alpha; unset (< 0): log P / length as always
   float coverage_penalty = 0.0f;
+  bool any_ending = false;
   int threads = 0;
   UnknownWords unknown_words = UnknownWords::kCopy;  // which BLEU the first line gives
   CopyRule copy_rule;
@@ -390,6 +391,7 @@ int run(const EvalOptions& o) {
   options.copy_rule = o.copy_rule;
   options.gnmt_alpha = o.length_penalty;
   options.coverage_penalty = o.coverage_penalty;
+  options.any_ending = o.any_ending;
   std::string penalties;  // the summary line names only the penalties given
   char figure[64];
   if (o.length_penalty >= 0) {
@@ -400,6 +402,7 @@ int run(const EvalOptions& o) {
     std::snprintf(figure, sizeof figure, ", coverage penalty %g", o.coverage_penalty);
     penalties += figure;
   }
+  if (o.any_ending && o.beam > 1) penalties += ", 0.9.0's ending rule";
   // Read before anything is decoded: a bad path must not cost a whole evaluation.
   const TargetLexicon lexicon =
       o.train_target.empty() ? TargetLexicon() : TargetLexicon::from_file(o.train_target);
@@ -433,6 +436,7 @@ int run(const EvalOptions& o) {
       models.back()["length_penalty"] =
           o.length_penalty >= 0 ? nlohmann::json(o.length_penalty) : nlohmann::json();
       models.back()["coverage_penalty"] = o.coverage_penalty;
+      models.back()["any_ending"] = o.any_ending;
       if (o.faithfulness) models.back()["faithfulness"] = faithfulness_json(faithful[m]);
     }
     std::cout << nlohmann::json{{"source", o.source},
@@ -474,6 +478,9 @@ Action add_eval_command(CLI::App& app) {
                  "beam: add BETA * sum over source words of log min(1, attention received) "
                  "(GNMT; default 0)")
       ->check(finite_non_negative());
+  app.add_flag("--any-ending", o->any_ending,
+               "beam: the ending rule of attnscope 0.9.0, to compare: a hypothesis ends on any "
+               "</s> the step considers, not only on one among its K best");
   app.add_flag("--by-length", o->by_length,
                "BLEU per source length: 1-10, 11-20, 21-30 and 31+ words");
   app.add_flag("--metrics", o->metrics,

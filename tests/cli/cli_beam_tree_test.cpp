@@ -136,6 +136,16 @@ TEST(CliBeamTree, EvalNamesThePenaltiesItUsed) {
   const auto model = nlohmann::json::parse(json.out).at("models").at(0);
   EXPECT_EQ(model.at("length_penalty"), 1.0);
   EXPECT_EQ(model.at("coverage_penalty"), 0.0);
+  EXPECT_EQ(model.at("any_ending"), false);
+  const Outcome old_rule =
+      run_cli({"eval", "--src", src, "--ref", ref, "--beam", "3", "--any-ending", "--json"});
+  expect_success(old_rule);
+  EXPECT_EQ(nlohmann::json::parse(old_rule.out).at("models").at(0).at("any_ending"), true);
+  const Outcome old_line =
+      run_cli({"eval", "--src", src, "--ref", ref, "--beam", "3", "--any-ending"});
+  EXPECT_NE(old_line.out.find("(additive, beam 3, 0.9.0's ending rule, 2 sentences)"),
+            std::string::npos)
+      << old_line;
 }
 
 TEST(CliBeamTree, HostileInputEndsInOneLine) {

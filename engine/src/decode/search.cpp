@@ -203,6 +203,10 @@ std::vector<Hypothesis> beam_search(StepModel& model, const std::vector<int64_t>
     std::vector<int64_t> continued, tokens;  // the rows the next beam continues, and its tokens
     for (int64_t c = 0; c < top_index.size(0) && static_cast<int64_t>(next.size()) < k; ++c) {
       const int64_t row = indices[c] / vocab, token = indices[c] % vocab;
+      // An ending is accepted only among the step's K best candidates (as fairseq does): one
+      // ranked lower would still count towards the K finished that stop the search, ending it
+      // before the better hypotheses still alive could finish.
+      if (token == model.eos() && c >= k && !s.any_ending) continue;
       Hypothesis h = alive[row].hypothesis;
       const float token_log_prob = lp[row * vocab + token];
       append_step(h, step, row, token, token_log_prob, source_length);

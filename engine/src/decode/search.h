@@ -47,6 +47,7 @@ struct BeamSettings {
   float length_penalty = 1.0f;    // gnmt_alpha < 0: final score log P / length^length_penalty
   float gnmt_alpha = -1.0f;       // >= 0: log P / ((5 + length) / 6)^alpha instead
   float coverage_penalty = 0.0f;  // beta: + beta * sum_i log min(1, sum_t a_ti)
+  bool any_ending = false;        // TranslationOptions::any_ending: 0.9.0's rule, to compare
   int max_length = 1;
   std::vector<int64_t> prefix;  // target tokens decoding resumes from (forced first)
   SearchTree* tree = nullptr;   // records the search when set; nothing is recorded otherwise

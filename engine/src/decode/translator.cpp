@@ -49,6 +49,7 @@ BeamSettings beam_settings(const Translator::Impl& impl, const TranslationOption
   s.length_penalty = options.length_penalty;
   s.gnmt_alpha = options.gnmt_alpha;
   s.coverage_penalty = options.coverage_penalty;
+  s.any_ending = options.any_ending;
   s.max_length = max_length;
   const int64_t vocabulary = impl.tokens.target_size();
   for (int id : options.prefix) {
