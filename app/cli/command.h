@@ -45,6 +45,9 @@ CLI::Option* add_pair_option(CLI::App& command, std::string& pair);
 /// --unk copy|keep: what becomes of "<unk>" in translations (default copy).
 void add_unknown_words_option(CLI::App& command, UnknownWords& unknown_words);
 
+/// --any-ending: beam search with the ending rule of attnscope 0.9.0, to compare.
+CLI::Option* add_any_ending_option(CLI::App& command, bool& any_ending);
+
 /// A finite number >= 0 (CLI11's NonNegativeNumber lets nan through and prints its whole range).
 CLI::Validator finite_non_negative();
 

@@ -57,6 +57,12 @@ void add_unknown_words_option(CLI::App& command, UnknownWords& unknown_words) {
       ->check(CLI::IsMember({"copy", "keep"}));
 }
 
+CLI::Option* add_any_ending_option(CLI::App& command, bool& any_ending) {
+  return command.add_flag("--any-ending", any_ending,
+                          "beam: the ending rule of attnscope 0.9.0, to compare: a hypothesis "
+                          "ends on any </s> the step considers, not only on one among its K best");
+}
+
 void add_threads_option(CLI::App& command, int& threads) {
   // Bounded: torch would try to start a million threads for --threads 1000000 and never return.
   command.add_option("--threads", threads, "CPU threads (default: every core)")

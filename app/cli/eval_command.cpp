@@ -478,9 +478,7 @@ Action add_eval_command(CLI::App& app) {
                  "beam: add BETA * sum over source words of log min(1, attention received) "
                  "(GNMT; default 0)")
       ->check(finite_non_negative());
-  app.add_flag("--any-ending", o->any_ending,
-               "beam: the ending rule of attnscope 0.9.0, to compare: a hypothesis ends on any "
-               "</s> the step considers, not only on one among its K best");
+  add_any_ending_option(app, o->any_ending);
   app.add_flag("--by-length", o->by_length,
                "BLEU per source length: 1-10, 11-20, 21-30 and 31+ words");
   app.add_flag("--metrics", o->metrics,

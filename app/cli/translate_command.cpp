@@ -29,6 +29,7 @@ struct TranslateOptions {
   std::vector<std::string> sentences;
   float length_penalty = -1.0f;   // GNMT alpha; unset (< 0): log P / length as always
   float coverage_penalty = 0.0f;  // GNMT beta
+  bool any_ending = false;        // 0.9.0's beam ending rule
   std::string beam_tree;          // --beam-tree FILE: one JSON tree per sentence
 };
 
@@ -39,6 +40,7 @@ TranslationOptions translation_options(const TranslateOptions& o) {
   options.unknown_words = o.unknown_words;
   options.gnmt_alpha = o.length_penalty;
   options.coverage_penalty = o.coverage_penalty;
+  options.any_ending = o.any_ending;
   return options;
 }
 
@@ -290,7 +292,8 @@ Action add_translate_command(CLI::App& app) {
   auto* beam_tree = app.add_option("--beam-tree", o->beam_tree,
                                    "write the beam search's tree to FILE, one JSON object per "
                                    "sentence: every candidate scored, kept, pruned or finished");
-  for (auto* option : {length_penalty, coverage_penalty, beam_tree})
+  auto* any_ending = add_any_ending_option(app, o->any_ending);
+  for (auto* option : {length_penalty, coverage_penalty, any_ending, beam_tree})
     for (const char* what_if : {"--force", "--edit-attention"})
       option->excludes(app.get_option(what_if));
   add_unknown_words_option(app, o->unknown_words);

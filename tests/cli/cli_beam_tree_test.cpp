@@ -141,6 +141,9 @@ TEST(CliBeamTree, EvalNamesThePenaltiesItUsed) {
       run_cli({"eval", "--src", src, "--ref", ref, "--beam", "3", "--any-ending", "--json"});
   expect_success(old_rule);
   EXPECT_EQ(nlohmann::json::parse(old_rule.out).at("models").at(0).at("any_ending"), true);
+  expect_success(run_cli({"translate", "--beam", "3", "--any-ending", "a dog runs ."}));
+  expect_clean_error(run_cli({"translate", "--any-ending", "--force", "ein hund", "a dog ."}),
+                     {"--any-ending"});
   const Outcome old_line =
       run_cli({"eval", "--src", src, "--ref", ref, "--beam", "3", "--any-ending"});
   EXPECT_NE(old_line.out.find("(additive, beam 3, 0.9.0's ending rule, 2 sentences)"),

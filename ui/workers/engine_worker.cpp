@@ -15,6 +15,10 @@ constexpr int kTopK = 5;  // candidates per step, as the step panel lists them
 // only spins. Measured with attnscope-gui-bench: translate + redraw 17 ms with one thread on the
 // worker, against 40 ms to over a second with two while the machine is busy.
 constexpr int kDecodingThreads = 1;
+// Attribution is the exception: integrated gradients runs batched products over every point of
+// the path and output token, large enough for every core to pay (bench --explain: 20 words at 64
+// steps, README "Speed"); the next request's guarded() puts the count back to one.
+constexpr int kAttributionThreads = 0;  // every core
 }  // namespace
 
 EngineWorker::EngineWorker(QObject* parent) : QObject(parent) {
@@ -351,7 +355,7 @@ void EngineWorker::attribute(quint64 generation, const AttributionRequest& reque
   if (obsolete(generation, kChannel)) return;
   AttributionResult result;
   result.request = request;
-  set_thread_count(kDecodingThreads);
+  set_thread_count(kAttributionThreads);
   try {
     const Translator& model = translator(request.modelKey);
     const std::string reason = attribution_support(model, request.method);
