@@ -5,7 +5,8 @@
 # (only an unknown name or number), and for each the leak share: output words that are
 # lowercase source words the German training text never has. Two evals per model and search
 # (copying only relabels the model's <unk>, so each gives keep and one copy rule). Greedy search
-# by default (~10 s a model); BEAMS="1 5" adds beam 5 (~5 minutes a model and rule).
+# by default (~10 s a model); BEAMS="1 5" adds beam 5 (~1 minute a model and rule). One thread
+# each: the figures do not depend on it, and a second thread only spins beside other work.
 #
 #   [BEAMS="1 5"] [TGT=fr] scripts/unknown-words-table.sh [DATA_DIR] [CLI] [MODEL_FILE...]
 #     TGT      the target language, default de: the shipped models of the pair en-TGT
@@ -63,7 +64,7 @@ for choice in "${choices[@]}"; do
   leaks=()
   for beam in "${beams[@]}"; do
     eval=("$cli" eval "$option" "$value" "${pair[@]}" --src "$src" --ref "$ref" --train-tgt "$train"
-      --json --beam "$beam")
+      --json --beam "$beam" --threads 1)
     today=$("${eval[@]}")
     before=$("${eval[@]}" --copy-any)
     read -r keep keep_leak < <(bleu_and_leak keep <<<"$today")

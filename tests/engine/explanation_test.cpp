@@ -116,7 +116,9 @@ TEST(IntegratedGradients, RefiningStopsAtTheTimeLimitAndWhenAskedTo) {
   AttributionOptions o = options(AttributionMethod::kIntegratedGradients, 2);
   o.ig_tolerance = 1e-12;  // never met: only the limits stop the doubling
   o.ig_seconds = 1e-9;
-  EXPECT_EQ(attribute(translator, "a b c d e f", o, std::string("b d f a c")).ig_steps, 2);
+  const Attribution timed = attribute(translator, "a b c d e f", o, std::string("b d f a c"));
+  EXPECT_EQ(timed.ig_steps, 2);
+  EXPECT_TRUE(timed.ig_cut_short);
   o.ig_seconds = 0;
   int asked = 0;
   o.stop_refining = [&asked] { return ++asked > 3; };  // three doublings, then stop
@@ -124,6 +126,14 @@ TEST(IntegratedGradients, RefiningStopsAtTheTimeLimitAndWhenAskedTo) {
   EXPECT_EQ(a.ig_steps, 16);
   EXPECT_EQ(asked, 4);
   EXPECT_GT(a.relative_completeness_gap(), 0.0f);
+  EXPECT_TRUE(a.ig_cut_short);
+  // Stopped by the step limit, or not refining at all: not cut short.
+  o.stop_refining = nullptr;
+  EXPECT_FALSE(attribute(translator, "a b c d e f", o, std::string("b d f a c")).ig_cut_short);
+  EXPECT_FALSE(attribute(translator, "a b c d e f",
+                         options(AttributionMethod::kIntegratedGradients, 2),
+                         std::string("b d f a c"))
+                   .ig_cut_short);
 }
 
 // Integrated gradients' fast path (the encoder's tangents, the rows starting at the decoder)

@@ -342,7 +342,7 @@ void BeamViewTest::playRevealsTheSearchToItsEnd() {
 
 // Attributions explain greedy decoding. With Show on a method, a beam's hypothesis keeps its
 // attention in the heatmap (not an empty plot), the note line and the step panel say why, and an
-// export is named by what it draws; beside attention, the method's plot holds the reason.
+// export is named by what it draws; with Beside attention ticked too (no empty plot beside it).
 void BeamViewTest::anAttributionChosenKeepsTheBeamsAttentionInView() {
   QVERIFY(search(kSentence));
   const AttentionMatrix attention = window_->heatmap()->matrix();
@@ -356,6 +356,12 @@ void BeamViewTest::anAttributionChosenKeepsTheBeamsAttentionInView() {
   QCOMPARE(window_->heatmap()->matrix().targetTokens, attention.targetTokens);
   QCOMPARE(window_->heatmap()->matrix().weights, attention.weights);
   QCOMPARE(view->exportName(), QStringLiteral("attention"));
+  view->shownValues()->setSideBySide(true);
+  QTRY_VERIFY(view->noteLabel()->isVisible());
+  QVERIFY(!view->attributionPlot()->isVisible());
+  QCOMPARE(window_->heatmap()->matrix().weights, attention.weights);
+  QCOMPARE(view->exportName(), QStringLiteral("attention"));
+  view->shownValues()->setSideBySide(false);
   // Back to attention: the note goes.
   view->shownValues()->setMethod(std::nullopt);
   QTRY_VERIFY(!view->noteLabel()->isVisible());

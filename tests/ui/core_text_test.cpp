@@ -10,6 +10,7 @@
 
 #include "core/about_text.h"
 #include "core/app_settings.h"
+#include "core/attribution_matrix.h"
 #include "core/beam_node_view.h"
 #include "core/model_info_text.h"
 #include "core/what_if_text.h"
@@ -32,6 +33,7 @@ class CoreTextTest : public QObject {
   void aboutTextNamesTheVersionsAndTheLicence();
   void firstStepsCutsEveryRowOfAHypothesis();
   void aBeamNodesStepHasItsSiblingsAsCandidates();
+  void integratedGradientsTitleSaysWhenTheTimeLimitStoppedIt();
 
  private:
   QTemporaryDir settingsDir_;
@@ -319,6 +321,22 @@ void CoreTextTest::aBeamNodesStepHasItsSiblingsAsCandidates() {
   QVERIFY(beamNodeCaption(tree, 3).contains("step 2 of 2, pruned"));
   QVERIFY_THROWS_EXCEPTION(std::out_of_range, beamNodeStep(tree, 0, t));
   QVERIFY_THROWS_EXCEPTION(std::out_of_range, beamNodeStep(tree, 6, t));
+}
+
+// The title gives the steps and the relative gap, and says when the app's time limit, not the
+// 1% target, ended the refining: a large gap is then no property of the model.
+void CoreTextTest::integratedGradientsTitleSaysWhenTheTimeLimitStoppedIt() {
+  Attribution a;
+  a.method = AttributionMethod::kIntegratedGradients;
+  a.ig_steps = 32;
+  a.values = {{0.25f, 0.25f}};  // sums to 0.5 of log p − baseline log p = 1
+  a.log_probabilities = {-0.1f};
+  a.baseline_log_probabilities = {-1.1f};
+  QCOMPARE(attributionTitle(a), QString("integrated gradients (32 steps, gap 50.0%)"));
+  a.ig_cut_short = true;
+  QCOMPARE(attributionTitle(a), QString("integrated gradients (32 steps, gap 50.0%: time limit)"));
+  a.method = AttributionMethod::kLeaveOneOut;
+  QCOMPARE(attributionTitle(a), QString("leave one out"));
 }
 
 QTEST_GUILESS_MAIN(CoreTextTest)

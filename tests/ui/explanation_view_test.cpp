@@ -175,7 +175,9 @@ void ExplanationViewTest::showSwitchesTheHeatmapToTheMethodAndSaysSo() {
   QVERIFY(show(AttributionMethod::kIntegratedGradients));
   const AttentionMatrix& shown = window_->heatmap()->matrix();
   QVERIFY2(shown.title.contains(
-               QRegularExpression("^integrated gradients \\(\\d+ steps, gap \\d+\\.\\d%\\)$")),
+               // ": time limit" when a busy machine stops the refining at 3 s
+               QRegularExpression(
+                   "^integrated gradients \\(\\d+ steps, gap \\d+\\.\\d%(: time limit)?\\)$")),
            qPrintable(shown.title));
   QCOMPARE(shown.targetTokens, attention.targetTokens);
   QCOMPARE(shown.sourceTokens, attention.sourceTokens);

@@ -11,10 +11,11 @@ QString attributionTitle(const Attribution& a) {
   const QString method = QString::fromStdString(attribution_method_title(a.method));
   if (a.method != AttributionMethod::kIntegratedGradients) return method;
   // Relative: comparable across rows and models (the step panel gives a row's absolute gap).
-  return QObject::tr("%1 (%2 steps, gap %3%)")
-      .arg(method)
-      .arg(a.ig_steps)
-      .arg(QString::number(100.0 * a.relative_completeness_gap(), 'f', 1));
+  const QString gap = QString::number(100.0 * a.relative_completeness_gap(), 'f', 1);
+  // Refining stopped at the app's time limit: say so, or a large gap looks like the answer.
+  if (a.ig_cut_short)
+    return QObject::tr("%1 (%2 steps, gap %3%: time limit)").arg(method).arg(a.ig_steps).arg(gap);
+  return QObject::tr("%1 (%2 steps, gap %3%)").arg(method).arg(a.ig_steps).arg(gap);
 }
 
 bool isSignedMethod(AttributionMethod method) { return method != AttributionMethod::kGradient; }

@@ -367,13 +367,23 @@ QString TranslationView::whyNotAttributable() const {
   return {};
 }
 
+std::optional<AttributionMethod> TranslationView::shownAttribution() const {
+  const auto method = shownValues_->method();
+  if (method && whyNotAttributable().isEmpty()) return method;
+  return std::nullopt;
+}
+
+bool TranslationView::showsBeside() const {
+  return shownValues_->sideBySide() && shownAttribution().has_value();
+}
+
 void TranslationView::drawPlots() {
-  auto method = shownValues_->method();
-  const bool beside = shownValues_->sideBySide();
   // A beam's hypothesis or an attention file has no attribution: its attention stays in view,
-  // with a note why, rather than an empty plot the user has to switch away from.
-  const QString notAttributable = method && !beside ? whyNotAttributable() : QString();
-  if (!notAttributable.isEmpty()) method.reset();
+  // alone (also with Beside attention ticked), with a note why, rather than an empty plot the
+  // user has to switch away from.
+  const QString notAttributable = shownValues_->method() ? whyNotAttributable() : QString();
+  const auto method = shownAttribution();
+  const bool beside = showsBeside();
   if (!method || beside) {
     AttentionMatrix attention =
         AttentionMatrix::fromTranslation(shown_, viewControls_->describe(), viewControls_->view());
@@ -868,10 +878,9 @@ QString TranslationView::exportName() const {
   const auto method = shownValues_->method();
   QString name = QStringLiteral("attention");
   // Named by what is drawn: a beam's hypothesis shows its attention alone, whatever Show says.
-  if (method && shownValues_->isEnabled() &&
-      (shownValues_->sideBySide() || whyNotAttributable().isEmpty())) {
+  if (method && shownValues_->isEnabled() && shownAttribution()) {
     const QString shown = QString::fromStdString(attribution_method_name(*method));
-    name = shownValues_->sideBySide() ? name + QLatin1Char('-') + shown : shown;
+    name = showsBeside() ? name + QLatin1Char('-') + shown : shown;
   }
   if (sessionShown_ && explanation_->hasEdits()) name += QStringLiteral("-edited");
   return name;
@@ -879,7 +888,7 @@ QString TranslationView::exportName() const {
 
 void TranslationView::exportTo(const QString& path, const ExportOptions& options) const {
   if (exportsBeamTree()) return beamView_->exportTo(path, options);
-  if (!shownValues_->sideBySide()) return exportHeatmaps({heatmap_}, path, options);
+  if (!showsBeside()) return exportHeatmaps({heatmap_}, path, options);
   ExportOptions both = options;
   both.columns = 2;  // attention | attribution, as on screen
   exportHeatmaps({heatmap_, attributionPlot_}, path, both);

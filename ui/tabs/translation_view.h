@@ -113,6 +113,10 @@ class TranslationView : public QWidget, public ExportTarget {
   // Why the shown output has no attribution (a beam's hypothesis, an attention file); "" when
   // it has one or nothing is shown.
   QString whyNotAttributable() const;
+  // The attribution Show asks for, when the view shown has one (a beam's hypothesis or an
+  // attention file does not: their attention is shown alone, with the note saying why).
+  std::optional<AttributionMethod> shownAttribution() const;
+  bool showsBeside() const;  // attention and the shown attribution side by side
   void drawAttribution(HeatmapPlot* plot, AttributionMethod method);
   void markRows();
   void showSelectedStep();

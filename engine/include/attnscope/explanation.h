@@ -61,6 +61,9 @@ struct Attribution {
   // Integrated gradients: log p(y_t | all-zero source embeddings, y<t); empty otherwise.
   std::vector<float> baseline_log_probabilities;
   int ig_steps = 0;
+  // Integrated gradients refined to a tolerance (AttributionOptions::ig_tolerance) that stopped
+  // short of it with steps to spare: its time limit (ig_seconds) or stop_refining ended it.
+  bool ig_cut_short = false;
 
   /// Integrated gradients' completeness: each row should sum to log p − baseline log p. The
   /// largest |row sum − that difference| over the rows (0 for the other methods).

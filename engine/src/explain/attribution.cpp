@@ -178,6 +178,10 @@ void attribute_by_gradients(const Translator::Impl& impl, const Explained& e,
       result.values = to_rows(attribution);
       result.ig_steps = n;
     }
+    // Short of the tolerance with steps to spare: the time limit or the caller stopped it.
+    result.ig_cut_short = options.ig_tolerance > 0 &&
+                          result.relative_completeness_gap() > options.ig_tolerance &&
+                          2 * n <= AttributionOptions::kMaxIgSteps;
     return;
   }
   const TargetGradients g = model->gradients(x.unsqueeze(0), torch::ones({1}), e.output.tokens);
