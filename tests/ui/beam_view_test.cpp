@@ -347,6 +347,8 @@ void BeamViewTest::anAttributionChosenKeepsTheBeamsAttentionInView() {
   QVERIFY(search(kSentence));
   const AttentionMatrix attention = window_->heatmap()->matrix();
   QVERIFY(!attention.isEmpty());
+  const int framed = window_->heatmap()->currentRow();  // the best node's last step
+  QVERIFY(framed >= 0);
   TranslationView* view = window_->translationView();
   view->shownValues()->setSideBySide(false);
   view->shownValues()->setMethod(attnscope::AttributionMethod::kIntegratedGradients);
@@ -355,6 +357,7 @@ void BeamViewTest::anAttributionChosenKeepsTheBeamsAttentionInView() {
            qPrintable(view->noteLabel()->text()));
   QCOMPARE(window_->heatmap()->matrix().targetTokens, attention.targetTokens);
   QCOMPARE(window_->heatmap()->matrix().weights, attention.weights);
+  QCOMPARE(window_->heatmap()->currentRow(), framed);  // the step in view keeps its frame
   QCOMPARE(view->exportName(), QStringLiteral("attention"));
   view->shownValues()->setSideBySide(true);
   QTRY_VERIFY(view->noteLabel()->isVisible());

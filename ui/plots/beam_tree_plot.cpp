@@ -60,7 +60,7 @@ std::vector<LegendEntry> legendEntries(const QFontMetricsF& metrics) {
       {LegendEntry::Sample::Faded, QObject::tr("pruned"), {}, {}},
       {LegendEntry::Sample::Finished, QObject::tr("finished, final score beside"), {}, {}},
       {LegendEntry::Sample::Dashed,
-       QObject::tr("continued search,") + kLeafMark.mid(1) + QObject::tr(" its best"),
+       QObject::tr("continued search,") + kLeafMark + QObject::tr(" its best"),
        {},
        {}}};
   const double height = metrics.height();

@@ -184,10 +184,14 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   connect(beamView_, &BeamView::hypothesisShown, this, &TranslationView::showBeamNode);
 
   const auto redraw = [this] {
+    // A beam node's step in view stays in view (a step, not a row: the view may change the rows).
+    const int beamStep = beamNodeShown_ && heatmap_->currentRow() >= 0
+                             ? heatmap_->matrix().lastStepOf(heatmap_->currentRow())
+                             : -1;
     drawTranslation(shown_, shownKey_);
     if (beamHypotheses_.isEmpty())
       showSelectedStep();
-    else
+    else if (!showBeamNodeStep(beamStep))
       heatmap_->setCurrentRow(-1);
     Q_EMIT updated();
   };
@@ -213,9 +217,7 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   for (HeatmapPlot* plot : {heatmap_, attributionPlot_})
     connect(plot, &HeatmapPlot::rowClicked, this, [this, plot](int row) {
       if (beamNodeShown_) {  // a step of the beam node's path, as the tree has it
-        const int step = plot->matrix().lastStepOf(row);
-        const std::optional<Step> shown = beamView_->stepOfShownPath(step);
-        if (shown) showBeamStep(shown_, &*shown, step);
+        showBeamNodeStep(plot->matrix().lastStepOf(row));
         return;
       }
       controller_->setSelectedRow(plot->matrix().lastStepOf(row));
@@ -776,6 +778,14 @@ void TranslationView::showBeamNode(const Translation& t, const Step* step, const
   showBeamStep(t, step, static_cast<int>(t.tokens.size()) - 1);
   stepPanel_->showAttribution({}, {}, {}, false, {});
   Q_EMIT updated();
+}
+
+bool TranslationView::showBeamNodeStep(int step) {
+  if (!beamNodeShown_ || step < 0) return false;
+  const std::optional<Step> shown = beamView_->stepOfShownPath(step);
+  if (!shown) return false;
+  showBeamStep(shown_, &*shown, step);
+  return true;
 }
 
 void TranslationView::showBeamStep(const Translation& t, const Step* step, int row) {

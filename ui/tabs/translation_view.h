@@ -131,6 +131,8 @@ class TranslationView : public QWidget, public ExportTarget {
   void showHypothesis(int index);
   // Row `row` (a step, from 0) of beam hypothesis `t` in the heatmap and the step panel.
   void showBeamStep(const Translation& t, const Step* step, int row);
+  // Step `step` of the beam node shown, as the tree has it; false when no node's step is there.
+  bool showBeamNodeStep(int step);
   void showWhatIf();
   static QString emptyHeatmapText();
   // The attribution the shown session asks for, when Show names a method.
