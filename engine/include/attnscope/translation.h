@@ -38,7 +38,7 @@ struct TranslationOptions {
   float gnmt_alpha = -1.0f;
   // GNMT's coverage penalty beta: beam score + beta * sum_i log min(1, sum_t a_ti) (0: none).
   float coverage_penalty = 0.0f;
-  // The beam rule of attnscope 0.9.0, for comparing (eval --any-ending): a hypothesis ends on any
+  // The beam rule of attnscope 0.9.0, for comparing (--any-ending): a hypothesis ends on any
   // "</s>" the step passes, not only on one among the step's K best candidates, and counts towards
   // the K endings that stop the search (which could then stop before its best hypotheses ended).
   bool any_ending = false;
