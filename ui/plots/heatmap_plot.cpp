@@ -14,6 +14,7 @@ namespace attnscope::ui {
 namespace {
 constexpr int kScaleMinimumWidth = 72;  // the bar, two-decimal ticks and the value's name
 constexpr int kMaxValueLabels = 1600;   // beyond ~40×40 cells the numbers are unreadable anyway
+constexpr int kFocusFrameRoom = 4;      // pixels: the focus frame is 2 wide, 1 in from the edge
 }  // namespace
 
 HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
@@ -25,6 +26,8 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   map_->setTightBoundary(false);
   scale_ = new QCPColorScale(this);
   plotLayout()->addElement(0, 1, scale_);
+  // Room at the right edge: the focus frame (paintEvent) covered the colour scale's last digits.
+  plotLayout()->setMargins(QMargins(0, 0, kFocusFrameRoom, 0));
   scale_->setBarWidth(12);
   // Beside a long title the colour scale keeps room for its bar, ticks and label.
   scale_->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
