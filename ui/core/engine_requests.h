@@ -84,9 +84,10 @@ struct AttributionRequest {
   QString sentence;
   QMap<int, QString> forced;
   AttributionMethod method = AttributionMethod::kIntegratedGradients;
-  // Integrated gradients: the steps to start from, doubled until every row is complete within
-  // igTolerance or until the next doubling would end later than igSeconds.
-  int igSteps = 32;
+  // Integrated gradients: the steps to start from (the engine's default, 32), doubled until every
+  // row is complete within igTolerance (32 or 64 for soft attention, up to 1024 for a nearly
+  // one-hot one) or until the next doubling would end later than igSeconds.
+  int igSteps = AttributionOptions().ig_steps;
   double igTolerance = AttributionOptions::kCompleteWithin;
   double igSeconds = 3.0;
   bool operator==(const AttributionRequest& o) const {

@@ -34,12 +34,6 @@
 #include "workers/model_list.h"
 
 namespace attnscope::ui {
-namespace {
-// Integrated gradients start at 32 steps and double until every row is complete within 1%
-// (AttributionRequest): 32 or 64 for soft attention, up to 1024 for a nearly one-hot one.
-constexpr int kIgSteps = 32;
-}  // namespace
-
 TranslationView::TranslationView(DecodingController* controller, const ModelList* models,
                                  QWidget* parent)
     : QWidget(parent), controller_(controller), models_(models) {
@@ -357,7 +351,6 @@ std::optional<AttributionRequest> TranslationView::attributionRequest() const {
   request.sentence = controller_->sentence();
   request.forced = controller_->forced();
   request.method = *method;
-  request.igSteps = kIgSteps;
   return request;
 }
 
@@ -385,7 +378,7 @@ void TranslationView::drawPlots() {
   // user has to switch away from.
   const QString notAttributable = shownValues_->method() ? whyNotAttributable() : QString();
   const auto method = shownAttribution();
-  const bool beside = showsBeside();
+  const bool beside = method && shownValues_->sideBySide();
   if (!method || beside) {
     AttentionMatrix attention =
         AttentionMatrix::fromTranslation(shown_, viewControls_->describe(), viewControls_->view());
