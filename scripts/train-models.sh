@@ -20,6 +20,10 @@
 #       English->French (train.fr.gz ...): runs/en-fr/SCORE.attnmodel, copied to
 #       resources/models/en-fr/ (the shipped en-fr additive: 24 epochs, chosen on the validation
 #       curve of the German additive, which gained 0.5 BLEU from epoch 12 to 20).
+#   DISTILLED=runs/kd/train.de.gz DECODER=cgru EPOCHS=16 scripts/train-models.sh DATA additive
+#       a student trained on a teacher's translations of the training corpus (written by
+#       scripts/distill-corpus.sh) in place of its references: runs/SCORE-cgru-kd.attnmodel, not
+#       copied (ship it by hand when validation BLEU says so); validation and test stay the corpus's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data/multi30k}
@@ -32,6 +36,7 @@ tgt=${TGT:-de}
 epochs=${EPOCHS:-12}
 decoder=${DECODER:-gru}
 emb=${EMB:-} hidden=${HIDDEN:-}
+distilled=${DISTILLED:-}
 runs=runs shipped=resources/models
 if [ "$tgt" != de ]; then
   runs=runs/en-$tgt shipped=resources/models/en-$tgt
@@ -48,12 +53,14 @@ train_one() {
   if [ "$decoder" != gru ]; then name=$name-$decoder extra+=(--decoder "$decoder"); fi
   if [ -n "$emb" ]; then name=$name-e$emb extra+=(--emb "$emb"); fi
   if [ -n "$hidden" ]; then name=$name-h$hidden extra+=(--hidden "$hidden"); fi
-  "$cli" train --src "$data/train.en.gz" --tgt "$data/train.$tgt.gz" \
+  local train_tgt=$data/train.$tgt.gz
+  if [ -n "$distilled" ]; then name=$name-kd train_tgt=$distilled; fi
+  "$cli" train --src "$data/train.en.gz" --tgt "$train_tgt" \
     --val-src "$data/val.en.gz" --val-tgt "$data/val.$tgt.gz" \
     --test-src "$data/test_2016_flickr.en.gz" --test-tgt "$data/test_2016_flickr.$tgt.gz" \
     --score "$score" --out "$runs/$name.attnmodel" --epochs "$epochs" --seed 1 --threads 1 \
     --resume "${extra[@]}" >>"$runs/$name.log" 2>&1 &&
-    if [ "$subwords" -eq 0 ]; then cp "$runs/$name.attnmodel" "$shipped/$score.attnmodel"; fi
+    if [ "$subwords" -eq 0 ] && [ -z "$distilled" ]; then cp "$runs/$name.attnmodel" "$shipped/$score.attnmodel"; fi
 }
 
 for ((i = 0; i < ${#scores[@]}; i += 2)); do
