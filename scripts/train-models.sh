@@ -22,7 +22,8 @@
 #       curve of the German additive, which gained 0.5 BLEU from epoch 12 to 20).
 #   DISTILLED=runs/kd/train.de.gz DECODER=cgru EPOCHS=16 scripts/train-models.sh DATA additive
 #       a student trained on a teacher's translations of the training corpus (written by
-#       scripts/distill-corpus.sh) in place of its references: runs/SCORE-cgru-kd.attnmodel, not
+#       scripts/distill-corpus.sh) in place of its references: runs/SCORE-cgru-kd.attnmodel (the
+#       suffix is the distilled corpus's folder: runs/kd2/train.de.gz gives -kd2), not
 #       copied (ship it by hand when validation BLEU says so); validation and test stay the corpus's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,7 +55,8 @@ train_one() {
   if [ -n "$emb" ]; then name=$name-e$emb extra+=(--emb "$emb"); fi
   if [ -n "$hidden" ]; then name=$name-h$hidden extra+=(--hidden "$hidden"); fi
   local train_tgt=$data/train.$tgt.gz
-  if [ -n "$distilled" ]; then name=$name-kd train_tgt=$distilled; fi
+  # Named by the distilled corpus's folder: runs/kd/train.de.gz trains SCORE-…-kd.
+  if [ -n "$distilled" ]; then name=$name-$(basename "$(dirname "$distilled")") train_tgt=$distilled; fi
   "$cli" train --src "$data/train.en.gz" --tgt "$train_tgt" \
     --val-src "$data/val.en.gz" --val-tgt "$data/val.$tgt.gz" \
     --test-src "$data/test_2016_flickr.en.gz" --test-tgt "$data/test_2016_flickr.$tgt.gz" \
