@@ -20,11 +20,11 @@
 #       English->French (train.fr.gz ...): runs/en-fr/SCORE.attnmodel, copied to
 #       resources/models/en-fr/ (the shipped en-fr additive: 24 epochs, chosen on the validation
 #       curve of the German additive, which gained 0.5 BLEU from epoch 12 to 20).
-#   DISTILLED=runs/kd/train.de.gz DECODER=cgru EPOCHS=16 scripts/train-models.sh DATA additive
-#       a student trained on a teacher's translations of the training corpus (written by
-#       scripts/distill-corpus.sh) in place of its references: runs/SCORE-cgru-kd.attnmodel (the
-#       suffix is the distilled corpus's folder: runs/kd2/train.de.gz gives -kd2), not
-#       copied (ship it by hand when validation BLEU says so); validation and test stay the corpus's.
+#   DISTILLED=runs/kd DECODER=cgru EPOCHS=16 scripts/train-models.sh DATA additive
+#       a student trained on the corpus scripts/distill-corpus.sh wrote to runs/kd (a teacher's
+#       translations of the training corpus, with or without its references):
+#       runs/SCORE-cgru-kd.attnmodel (the suffix is the folder's name), not copied (ship it by
+#       hand when validation BLEU says so); validation and test stay the corpus's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data/multi30k}
@@ -54,10 +54,9 @@ train_one() {
   if [ "$decoder" != gru ]; then name=$name-$decoder extra+=(--decoder "$decoder"); fi
   if [ -n "$emb" ]; then name=$name-e$emb extra+=(--emb "$emb"); fi
   if [ -n "$hidden" ]; then name=$name-h$hidden extra+=(--hidden "$hidden"); fi
-  local train_tgt=$data/train.$tgt.gz
-  # Named by the distilled corpus's folder: runs/kd/train.de.gz trains SCORE-…-kd.
-  if [ -n "$distilled" ]; then name=$name-$(basename "$(dirname "$distilled")") train_tgt=$distilled; fi
-  "$cli" train --src "$data/train.en.gz" --tgt "$train_tgt" \
+  local corpus=$data
+  if [ -n "$distilled" ]; then name=$name-$(basename "$distilled") corpus=$distilled; fi
+  "$cli" train --src "$corpus/train.en.gz" --tgt "$corpus/train.$tgt.gz" \
     --val-src "$data/val.en.gz" --val-tgt "$data/val.$tgt.gz" \
     --test-src "$data/test_2016_flickr.en.gz" --test-tgt "$data/test_2016_flickr.$tgt.gz" \
     --score "$score" --out "$runs/$name.attnmodel" --epochs "$epochs" --seed 1 --threads 1 \
