@@ -20,6 +20,8 @@
 #       English->French (train.fr.gz ...): runs/en-fr/SCORE.attnmodel, copied to
 #       resources/models/en-fr/ (the shipped en-fr additive: 24 epochs, chosen on the validation
 #       curve of the German additive, which gained 0.5 BLEU from epoch 12 to 20).
+#   MIN_FREQ=4 ... (train --min-freq 4): the vocabulary keeps words seen at least 4 times
+#       (default 2); the run is named SCORE-…-m4.
 #   DISTILLED=runs/kd DECODER=cgru EPOCHS=16 scripts/train-models.sh DATA additive
 #       a student trained on the corpus scripts/distill-corpus.sh wrote to runs/kd (a teacher's
 #       translations of the training corpus, with or without its references):
@@ -38,6 +40,8 @@ epochs=${EPOCHS:-12}
 decoder=${DECODER:-gru}
 emb=${EMB:-} hidden=${HIDDEN:-}
 distilled=${DISTILLED:-}
+min_freq=${MIN_FREQ:-}
+threads=${THREADS:-1}  # one run alone on two cores: THREADS=2
 runs=runs shipped=resources/models
 if [ "$tgt" != de ]; then
   runs=runs/en-$tgt shipped=resources/models/en-$tgt
@@ -54,12 +58,13 @@ train_one() {
   if [ "$decoder" != gru ]; then name=$name-$decoder extra+=(--decoder "$decoder"); fi
   if [ -n "$emb" ]; then name=$name-e$emb extra+=(--emb "$emb"); fi
   if [ -n "$hidden" ]; then name=$name-h$hidden extra+=(--hidden "$hidden"); fi
+  if [ -n "$min_freq" ]; then name=$name-m$min_freq extra+=(--min-freq "$min_freq"); fi
   local corpus=$data
   if [ -n "$distilled" ]; then name=$name-$(basename "$distilled") corpus=$distilled; fi
   "$cli" train --src "$corpus/train.en.gz" --tgt "$corpus/train.$tgt.gz" \
     --val-src "$data/val.en.gz" --val-tgt "$data/val.$tgt.gz" \
     --test-src "$data/test_2016_flickr.en.gz" --test-tgt "$data/test_2016_flickr.$tgt.gz" \
-    --score "$score" --out "$runs/$name.attnmodel" --epochs "$epochs" --seed 1 --threads 1 \
+    --score "$score" --out "$runs/$name.attnmodel" --epochs "$epochs" --seed 1 --threads "$threads" \
     --resume "${extra[@]}" >>"$runs/$name.log" 2>&1 &&
     if [ "$subwords" -eq 0 ] && [ -z "$distilled" ]; then cp "$runs/$name.attnmodel" "$shipped/$score.attnmodel"; fi
 }
