@@ -41,6 +41,7 @@ std::string to_json_line(const BenchResult& r) {
   j["decode_ms_per_sent"] = rounded(r.decode_ms_per_sentence, 3);
   j["train_flops_per_sent"] = std::llround(r.train_flops_per_sentence);
   j["precision"] = r.precision;
+  j["output_weights"] = r.output_weights;
   j["kernels"] = r.kernel_isa;
   j["gemm_gflops"] = rounded(r.gemm_gflops, 2);
   if (r.gemm_gflops_bf16 > 0) j["gemm_gflops_bf16"] = rounded(r.gemm_gflops_bf16, 2);
@@ -63,6 +64,7 @@ const FlagNames kBenchFlags = {
     {"decode_steps", "--decode-steps"},
     {"threads", "--threads"},
     {"precision", "--precision"},
+    {"output_weights", "--output-weights"},
 };
 
 std::string to_json_line(const ExplainTiming& t, const ExplainBenchOptions& o) {
@@ -104,6 +106,11 @@ Action add_bench_command(CLI::App& app) {
                  "training's matrix products: auto (bf16 where the CPU has AVX512-BF16 or AMX), "
                  "fp32 or bf16")
       ->check(CLI::IsMember({"auto", "fp32", "bf16"}))
+      ->capture_default_str();
+  app.add_option("--output-weights", o->output_weights,
+                 "decoding's output layer: stored (half precision, as a model file) or int8 "
+                 "(8-bit integers, its largest logits computed again from the stored weights)")
+      ->check(CLI::IsMember({"stored", "int8"}))
       ->capture_default_str();
   add_threads_option(app, o->threads);
   auto explain = std::make_shared<ExplainBenchOptions>();

@@ -31,6 +31,8 @@ struct TranslateOptions {
   float coverage_penalty = 0.0f;  // GNMT beta
   bool any_ending = false;        // 0.9.0's beam ending rule
   std::string beam_tree;          // --beam-tree FILE: one JSON tree per sentence
+  OutputWeights output_weights = OutputWeights::kAsStored;
+  size_t batch = 64;  // lines of a pipe decoded together
 };
 
 // The penalties asked for, on top of the beam size and --unk.
@@ -231,7 +233,7 @@ int run_beam_tree(const TranslateOptions& o, const Translator& translator,
 
 int run(const TranslateOptions& o) {
   if (o.force || !o.edits.empty()) return run_what_if(o);
-  const Translator translator(o.model.path());
+  const Translator translator(o.model.path(), o.output_weights);
   const TranslationOptions options = translation_options(o);
   if (!o.beam_tree.empty()) return run_beam_tree(o, translator, options);
   if (!o.sentences.empty()) {
@@ -239,7 +241,7 @@ int run(const TranslateOptions& o) {
     return 0;
   }
   // From a pipe, translate in batches (much faster); from a terminal, answer each line at once.
-  const size_t batch = isatty(STDIN_FILENO) ? 1 : 64;
+  const size_t batch = isatty(STDIN_FILENO) ? 1 : o.batch;
   std::vector<std::string> lines;
   std::string line;  // getline keeps NUL bytes: they are dropped by the tokenizer, not here
   size_t done = 0;
@@ -298,6 +300,18 @@ Action add_translate_command(CLI::App& app) {
       option->excludes(app.get_option(what_if));
   add_unknown_words_option(app, o->unknown_words);
   add_threads_option(app, o->threads);
+  app.add_option("--batch", o->batch,
+                 "lines of standard input decoded together by greedy search (default 64; 1: each "
+                 "alone, as the app decodes)")
+      ->check(CLI::Range(1, 4096));
+  app.add_option("--output-weights", o->output_weights,
+                 "stored: the output layer as the model file stores it (default); int8: rounded "
+                 "to 8-bit integers, half the bytes a greedy step reads (each sentence decoded "
+                 "alone; beam search keeps the stored weights)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, OutputWeights>{{"stored", OutputWeights::kAsStored},
+                                               {"int8", OutputWeights::kInt8}},
+          CLI::ignore_case));
   app.add_option("sentence", o->sentences, "sentences to translate (default: lines of stdin)");
   return [o] { return run(*o); };
 }

@@ -49,6 +49,32 @@ TEST(CliKernelPaths, AnUnknownPathIsNamed) {
   expect_clean_error(r, {"ATTNSCOPE_ISA", "'sse9'", "avx2"});
 }
 
+// Int8 output weights (their largest logits computed again from the stored ones) translate as
+// the stored weights on every path, from arguments and from a pipe decoded one line at a time.
+TEST(CliKernelPaths, Int8OutputWeightsTranslateAlike) {
+  const std::vector<std::string> sentences = {
+      "A little girl climbs the stairs of a wooden playhouse.",
+      "Two men in orange vests are working on the street.",
+      "People are sitting at tables outside a restaurant at night."};
+  RunOptions piped;
+  for (const auto& sentence : sentences) piped.input += sentence + "\n";
+  const Outcome stored = run_cli({"translate", "--threads", "1", "--batch", "1"}, piped);
+  expect_success(stored);
+  ASSERT_EQ(stored.out_lines().size(), sentences.size()) << stored;
+  for (const char* isa : {"avx512", "avx2", "portable"}) {
+    RunOptions forced = piped;
+    forced.environment = {{"ATTNSCOPE_ISA", isa}};
+    const Outcome int8 =
+        run_cli({"translate", "--threads", "1", "--output-weights", "int8"}, forced);
+    expect_success(int8);
+    EXPECT_EQ(int8.out, stored.out) << isa;
+  }
+  expect_clean_error(run_cli({"translate", "--output-weights", "int4", "A dog."}),
+                     {"--output-weights", "int4"});
+  expect_clean_error(run_cli({"translate", "--batch", "0"}), {"--batch"});
+  expect_clean_error(run_cli({"bench", "--output-weights", "fp8"}), {"--output-weights", "fp8"});
+}
+
 TEST(CliKernelPaths, AnUnknownPrecisionIsNamed) {
   const std::vector<std::vector<std::string>> commands = {
       {"train", "--precision", "fp16", "--out", "m.attnmodel"}, {"bench", "--precision", "fp16"}};

@@ -6,6 +6,7 @@
 #include "engine/test_models.h"
 #include "io/checkpoint.h"
 #include "ops/half_matrix.h"
+#include "ops/int8_matrix.h"
 
 namespace attnscope {
 namespace {
@@ -27,6 +28,31 @@ TEST(HalfMatrix, MultipliesLikeFloatOnHalfExactWeights) {
   EXPECT_TRUE(torch::allclose(matrix.multiply(x, bias), expected, 1e-5, 1e-5));
 }
 
+TEST(Int8Matrix, RoundsEachRowToItsOwnStepsAndMultipliesTheRoundedWeights) {
+  torch::manual_seed(9);
+  // Rows of very different magnitudes (a scale per row keeps the small ones' precision), an
+  // all-zero row, and 77 columns for every kernel's vector loop and remainder.
+  torch::Tensor weight = torch::randn({301, 77}) * torch::logspace(-3, 1, 301).unsqueeze(1);
+  weight[5].zero_();
+  const Int8Matrix matrix(weight);
+  const torch::Tensor rounded = matrix.dequantized();
+  const torch::Tensor step = weight.abs().amax(1, true) / 127;
+  // Every weight within half a step of its row's scale; the row's largest is exact.
+  EXPECT_TRUE((rounded - weight).abs().le(step / 2 + 1e-7).all().item<bool>());
+  EXPECT_TRUE(torch::allclose(rounded.abs().amax(1), weight.abs().amax(1), 1e-6, 1e-9));
+  EXPECT_TRUE(rounded[5].eq(0).all().item<bool>());
+  EXPECT_FALSE(torch::equal(rounded, weight));  // it does round
+  const torch::Tensor x = torch::randn({77}), bias = torch::randn({301});
+  const torch::Tensor expected = torch::addmv(bias, rounded, x);
+  for (KernelIsa isa : {KernelIsa::kPortable, KernelIsa::kAvx2, KernelIsa::kAvx512})
+    EXPECT_TRUE(torch::allclose(matrix.multiply_with(isa, x, bias), expected, 1e-5, 1e-5))
+        << kernel_isa_name(isa);
+  // Close to the product of the unrounded weights: 1% of its spread.
+  const torch::Tensor exact = torch::addmv(bias, weight, x);
+  EXPECT_LT((matrix.multiply(x, bias) - exact).abs().max().item<float>(),
+            0.01f * exact.abs().max().item<float>());
+}
+
 // Tied or direct output layer, plain or conditional GRU decoder.
 struct DecoderShape {
   bool tied_readout;
@@ -39,20 +65,26 @@ void PrintTo(const DecoderShape& shape, std::ostream* out) {
 
 class FastDecoding : public ::testing::TestWithParam<DecoderShape> {};
 
-TEST_P(FastDecoding, SameTokensAsTheBatchedPath) {
-  // A model stored in half precision, as every trained model file is.
+// A model stored in half precision, as every trained model file is: the trained test model, or
+// for another shape random weights rounded to half precision.
+Seq2Seq model_of_shape(const DecoderShape& shape) {
   Checkpoint checkpoint = load_checkpoint(testing::copy_model("additive"));
-  checkpoint.config.tied_readout = GetParam().tied_readout;
-  checkpoint.config.decoder = GetParam().decoder;
+  checkpoint.config.tied_readout = shape.tied_readout;
+  checkpoint.config.decoder = shape.decoder;
   Seq2Seq model(checkpoint.config);
-  if (GetParam().tied_readout && checkpoint.config.decoder == kGruDecoder) {
+  if (shape.tied_readout && checkpoint.config.decoder == kGruDecoder) {
     load_parameters(*model, checkpoint, "copy model");
-  } else {  // another shape than the trained model's: random weights, rounded to half precision
+  } else {
     torch::NoGradGuard no_grad;
     torch::manual_seed(8);
     for (auto& p : model->parameters()) p.copy_((p * 3).to(torch::kHalf).to(torch::kFloat));
   }
   model->eval();
+  return model;
+}
+
+TEST_P(FastDecoding, SameTokensAsTheBatchedPath) {
+  Seq2Seq model = model_of_shape(GetParam());
   c10::InferenceMode inference;
   const std::vector<std::vector<int64_t>> sources = {{4, 5, 6, 7, 3}, {8, 9, 10, 3}, {11, 4, 3}};
   const std::vector<int> limits = {12, 12, 12};
@@ -70,6 +102,29 @@ TEST_P(FastDecoding, SameTokensAsTheBatchedPath) {
     for (size_t j = 0; j < single[0].probabilities.size(); ++j)
       EXPECT_NEAR(single[0].probabilities[j], batched[i].probabilities[j], 1e-4);
   }
+}
+
+TEST_P(FastDecoding, Int8OutputWeightsKeepTheTokensAndNearlyTheProbabilities) {
+  // Greedy translations with the output matrix in 8-bit integers (its largest logits computed
+  // again from the stored weights): the same tokens as the stored weights give on the same
+  // one-sentence path, probabilities within 2%, and not all equal (the int8 matrix is used).
+  Seq2Seq model = model_of_shape(GetParam());
+  c10::InferenceMode inference;
+  const std::vector<std::vector<int64_t>> sources = {{4, 5, 6, 7, 3}, {8, 9, 10, 3}, {11, 4, 3}};
+  model->prepare_inference();
+  std::vector<Hypothesis> stored;
+  for (const auto& source : sources) stored.push_back(greedy_search(model, {source}, {12})[0]);
+  model->prepare_inference(OutputWeights::kInt8);
+  bool differs = false;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const Hypothesis int8 = greedy_search(model, {sources[i]}, {12})[0];
+    ASSERT_EQ(int8.tokens, stored[i].tokens) << i;
+    for (size_t j = 0; j < int8.probabilities.size(); ++j) {
+      EXPECT_NEAR(int8.probabilities[j], stored[i].probabilities[j], 0.02) << i << " " << j;
+      differs = differs || int8.probabilities[j] != stored[i].probabilities[j];
+    }
+  }
+  EXPECT_TRUE(differs || !HalfMatrix::has_vector_kernel()) << "the int8 matrix was not used";
 }
 
 INSTANTIATE_TEST_SUITE_P(TiedAndDirectOutput, FastDecoding,

@@ -23,6 +23,8 @@ struct BenchOptions {
   // Training's matrix products (cpu_dispatch.h): "auto", "fp32" or "bf16". Decoding runs as
   // a model loaded from a file does, in either case.
   std::string precision = "auto";
+  // Decoding's output layer: "stored" (half precision, as the file) or "int8" (cpu_dispatch.h).
+  std::string output_weights = "stored";
 };
 
 struct BenchResult {
@@ -42,6 +44,7 @@ struct BenchResult {
   double mean_source_x_target = 0.0;
   double train_flops_per_sentence = 0.0;  // forward + backward, see training_flops()
   std::string precision;                  // of training's products: "fp32" or "bf16"
+  std::string output_weights;             // decoding's output layer: "stored" or "int8"
   std::string kernel_isa;    // kernel_isa_summary(): the kernels' path and the CPU's features
   double gemm_gflops = 0.0;  // 2048 × 2048 float matmul at the same thread count, best of 5
   // The same in bfloat16 (oneDNN: AMX or AVX512-BF16 where the CPU has them); 0 when training

@@ -55,4 +55,9 @@ Precision parse_precision(const std::string& name);
 /// "fp32" or "bf16".
 const char* precision_name(Precision precision);
 
+/// The output layer's weights in batch-1 decoding (issue 32): as the model stores them (half
+/// precision, multiplied exactly in float32), or rounded to 8-bit integers with a scale per row
+/// (half the bytes to read per token; the translations may differ).
+enum class OutputWeights { kAsStored, kInt8 };
+
 }  // namespace attnscope

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "attnscope/cpu_dispatch.h"
 #include "attnscope/model_info.h"
 #include "attnscope/thread_settings.h"  // set_thread_count, for the callers that load models
 #include "attnscope/translation.h"
@@ -17,7 +18,10 @@ class DecodingSession;
 class Translator {
  public:
   /// Loads a checkpoint; throws std::runtime_error naming the file and the problem.
-  explicit Translator(const std::string& model_path);
+  /// `output_weights`: kInt8 decodes with the output layer in 8-bit integers (a model of this
+  /// engine's own format; TorchScript modules keep their weights).
+  explicit Translator(const std::string& model_path,
+                      OutputWeights output_weights = OutputWeights::kAsStored);
   ~Translator();
   Translator(Translator&&) noexcept;
   Translator& operator=(Translator&&) noexcept;

@@ -217,7 +217,9 @@ BenchResult run_benchmark(const BenchOptions& options) {
       torch::NoGradGuard no_grad;
       for (auto& p : model->parameters()) p.copy_(p.to(torch::kHalf).to(torch::kFloat));
     }
-    model->prepare_inference();
+    model->prepare_inference(options.output_weights == "int8" ? OutputWeights::kInt8
+                                                              : OutputWeights::kAsStored);
+    result.output_weights = options.output_weights;
     c10::InferenceMode inference;
     start = Clock::now();
     for (const IdPair* pair : decode_pairs) {

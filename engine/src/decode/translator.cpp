@@ -12,12 +12,12 @@
 namespace attnscope {
 namespace {
 
-void load_native(Translator::Impl& impl, const std::string& path) {
+void load_native(Translator::Impl& impl, const std::string& path, OutputWeights output_weights) {
   Checkpoint checkpoint = load_model_file(path);
   Seq2Seq model(checkpoint.config);
   load_parameters(*model, checkpoint, path);
   model->eval();
-  model->prepare_inference();
+  model->prepare_inference(output_weights);
   impl.tokens =
       checkpoint.subwords == kCharacters
           ? TokenMapping::characters(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
@@ -63,14 +63,16 @@ BeamSettings beam_settings(const Translator::Impl& impl, const TranslationOption
 
 }  // namespace
 
-Translator::Translator(const std::string& model_path) : impl_(std::make_unique<Impl>()) {
+Translator::Translator(const std::string& model_path, OutputWeights output_weights)
+    : impl_(std::make_unique<Impl>()) {
   // Not InferenceMode: tensors made under it can never enter autograd, and attribution
   // (explain/) differentiates through the model's parameters.
   torch::NoGradGuard no_grad;
   if (ScriptedModel::is_scripted_file(model_path))
     load_scripted(*impl_, model_path);
   else
-    load_native(*impl_, model_path);
+    load_native(*impl_, model_path, output_weights);
+  impl_->output_weights = output_weights;
 }
 
 Translator::~Translator() = default;
@@ -91,7 +93,8 @@ Translation Translator::translate(const std::string& sentence,
 std::vector<Translation> Translator::translate_batch(const std::vector<std::string>& sentences,
                                                      const TranslationOptions& options) const {
   std::vector<Translation> results(sentences.size());
-  if (options.beam_size > 1 || !options.prefix.empty()) {
+  if (options.beam_size > 1 || !options.prefix.empty() ||
+      impl_->output_weights == OutputWeights::kInt8) {
     for (size_t i = 0; i < sentences.size(); ++i) results[i] = translate(sentences[i], options);
     return results;
   }

@@ -20,6 +20,8 @@ struct Translator::Impl {
   std::unique_ptr<StepModel> model;
   TokenMapping tokens;
   ModelInfo info;
+  // kInt8 serves one-sentence steps only, so batched greedy search then decodes each alone.
+  OutputWeights output_weights = OutputWeights::kAsStored;
 
   int max_length(const SourceText& source, const TranslationOptions& options) const {
     const float length = static_cast<float>(source.tokens.size());

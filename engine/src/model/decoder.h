@@ -4,6 +4,7 @@
 #include "attnscope/model_config.h"
 #include "model/attention.h"
 #include "ops/half_matrix.h"
+#include "ops/int8_matrix.h"
 
 namespace attnscope {
 
@@ -86,7 +87,9 @@ class DecoderImpl : public torch::nn::Module {
   /// copies of the output matrix and the step's other matrices for batch-1 steps, each where
   /// that copy is exact. Training afterwards
   /// would make the copy stale, so call it only on models that are done training.
-  void prepare_inference();
+  /// `output`: kInt8 rounds the output matrix (tied) or its state and embedding columns
+  /// (untied) to 8-bit integers (Int8Matrix) in place of the half-precision copy.
+  void prepare_inference(OutputWeights output = OutputWeights::kAsStored);
   /// Bytes of weights (and per-sentence tensors) one batch-1 decoding step reads, as prepared:
   /// its floor is this divided by the memory's read bandwidth. `source_length` counts </s>.
   int64_t bytes_read_per_step(int64_t source_length) const;
@@ -138,7 +141,8 @@ class DecoderImpl : public torch::nn::Module {
   // See prepare_inference(): the output matrix in half precision (tied), or its state and
   // embedding columns in half precision plus its context columns (untied).
   std::shared_ptr<HalfMatrix> half_output_;
-  torch::Tensor context_output_weight_t_;  // [2H,V]
+  std::shared_ptr<Int8Matrix> int8_output_;  // the same in 8-bit integers, when asked for
+  torch::Tensor context_output_weight_t_;    // [2H,V]
   // The same for the step's other matrices (each null where float32 BLAS is used).
   struct HalfStepWeights {
     std::shared_ptr<HalfMatrix> embedding_gates;     // embedding_input_weight()

@@ -43,7 +43,9 @@ class Seq2SeqImpl : public torch::nn::Module {
   /// False for the baseline (score "none"): its steps' attention is not over the source.
   bool has_attention() const;
   /// See DecoderImpl::prepare_inference(): for models that only decode from now on.
-  void prepare_inference() { decoder_->prepare_inference(); }
+  void prepare_inference(OutputWeights output = OutputWeights::kAsStored) {
+    decoder_->prepare_inference(output);
+  }
 
  private:
   ModelConfig config_;

@@ -6,29 +6,12 @@
 #include <algorithm>
 #include <cstring>
 
-// The vector kernels need an x86 compiler that knows AVX2/FMA/F16C and AVX-512; elsewhere (or
-// built with -DATTNSCOPE_PORTABLE_KERNELS) only the portable loop is compiled, and decoding
-// keeps float32.
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && \
-    !defined(ATTNSCOPE_PORTABLE_KERNELS)
-#define ATTNSCOPE_HALF_VECTOR_KERNEL 1
-#include <immintrin.h>
-#endif
+#include "ops/vector_kernels.h"
 
 namespace attnscope {
 namespace {
 
-// Rows per parallel chunk: large enough that the fork costs little next to the memory reads.
-constexpr int64_t kRowsPerChunk = 1024;
-
-#ifdef ATTNSCOPE_HALF_VECTOR_KERNEL
-__attribute__((target("avx2,fma,f16c"))) float hsum(__m256 v) {
-  __m128 sum = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  sum = _mm_hadd_ps(sum, sum);
-  sum = _mm_hadd_ps(sum, sum);
-  return _mm_cvtss_f32(sum);
-}
-
+#ifdef ATTNSCOPE_VECTOR_KERNELS
 __attribute__((target("avx2,fma,f16c"))) void rows_avx2(const uint16_t* weights, const float* x,
                                                         const float* bias, float* y, int64_t begin,
                                                         int64_t end, int64_t columns) {
@@ -43,7 +26,7 @@ __attribute__((target("avx2,fma,f16c"))) void rows_avx2(const uint16_t* weights,
       sum0 = _mm256_fmadd_ps(w0, _mm256_loadu_ps(x + k), sum0);
       sum1 = _mm256_fmadd_ps(w1, _mm256_loadu_ps(x + k + 8), sum1);
     }
-    float total = hsum(_mm256_add_ps(sum0, sum1));
+    float total = vector_kernels::sum_lanes(_mm256_add_ps(sum0, sum1));
     for (int64_t k = vectorized; k < columns; ++k) total += _cvtsh_ss(w[k]) * x[k];
     y[r] = bias[r] + total;
   }
@@ -68,16 +51,13 @@ __attribute__((target("avx512f,avx512bw,avx512vl,fma,f16c"))) void rows_avx512(
       sum0 = _mm512_fmadd_ps(w0, _mm512_loadu_ps(x + k), sum0);
       sum1 = _mm512_fmadd_ps(w1, _mm512_loadu_ps(x + k + 16), sum1);
     }
-    // Through memory, not _mm512_reduce_add_ps: the same warning.
-    alignas(64) float lanes[16];
-    _mm512_store_ps(lanes, _mm512_add_ps(sum0, sum1));
-    float total = hsum(_mm256_add_ps(_mm256_load_ps(lanes), _mm256_load_ps(lanes + 8)));
+    float total = vector_kernels::sum_lanes(sum0, sum1);
     for (int64_t k = vectorized; k < columns; ++k) total += _cvtsh_ss(w[k]) * x[k];
     y[r] = bias[r] + total;
   }
 }
 
-#endif  // ATTNSCOPE_HALF_VECTOR_KERNEL
+#endif  // ATTNSCOPE_VECTOR_KERNELS
 
 void rows_portable(const uint16_t* weights, const float* x, const float* bias, float* y,
                    int64_t begin, int64_t end, int64_t columns) {
@@ -93,7 +73,7 @@ void rows_portable(const uint16_t* weights, const float* x, const float* bias, f
 }  // namespace
 
 bool HalfMatrix::has_vector_kernel() {
-#ifdef ATTNSCOPE_HALF_VECTOR_KERNEL
+#ifdef ATTNSCOPE_VECTOR_KERNELS
   return kernel_isa() != KernelIsa::kPortable;
 #else
   return false;
@@ -131,8 +111,8 @@ torch::Tensor HalfMatrix::apply(const torch::Tensor& x, const torch::Tensor& bia
   const float* in = input.data_ptr<float>();
   const float* b = offset.data_ptr<float>();
   float* out = y.data_ptr<float>();
-  at::parallel_for(0, rows_, kRowsPerChunk, [&](int64_t begin, int64_t end) {
-#ifdef ATTNSCOPE_HALF_VECTOR_KERNEL
+  at::parallel_for(0, rows_, vector_kernels::kRowsPerChunk, [&](int64_t begin, int64_t end) {
+#ifdef ATTNSCOPE_VECTOR_KERNELS
     if (isa == KernelIsa::kAvx512)
       return rows_avx512(values_.data(), in, b, out, begin, end, columns_);
     if (isa == KernelIsa::kAvx2) return rows_avx2(values_.data(), in, b, out, begin, end, columns_);
