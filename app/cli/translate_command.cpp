@@ -304,14 +304,15 @@ Action add_translate_command(CLI::App& app) {
                  "lines of standard input decoded together by greedy search (default 64; 1: each "
                  "alone, as the app decodes)")
       ->check(CLI::Range(1, 4096));
-  app.add_option("--output-weights", o->output_weights,
-                 "stored: the output layer as the model file stores it (default); int8: rounded "
-                 "to 8-bit integers, half the bytes a greedy step reads (each sentence decoded "
-                 "alone; beam search keeps the stored weights)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, OutputWeights>{{"stored", OutputWeights::kAsStored},
-                                               {"int8", OutputWeights::kInt8}},
-          CLI::ignore_case));
+  app.add_option_function<std::string>(
+         "--output-weights",
+         [o](const std::string& value) {
+           o->output_weights = value == "int8" ? OutputWeights::kInt8 : OutputWeights::kAsStored;
+         },
+         "stored: the output layer as the model file stores it (default); int8: rounded to 8-bit "
+         "integers, half the bytes a greedy step reads (each sentence decoded alone; beam "
+         "search uses them on its first step only)")
+      ->check(CLI::IsMember({"stored", "int8"}));
   app.add_option("sentence", o->sentences, "sentences to translate (default: lines of stdin)");
   return [o] { return run(*o); };
 }

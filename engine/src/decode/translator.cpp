@@ -68,11 +68,12 @@ Translator::Translator(const std::string& model_path, OutputWeights output_weigh
   // Not InferenceMode: tensors made under it can never enter autograd, and attribution
   // (explain/) differentiates through the model's parameters.
   torch::NoGradGuard no_grad;
-  if (ScriptedModel::is_scripted_file(model_path))
-    load_scripted(*impl_, model_path);
-  else
+  if (ScriptedModel::is_scripted_file(model_path)) {
+    load_scripted(*impl_, model_path);  // a module keeps its own weights
+  } else {
     load_native(*impl_, model_path, output_weights);
-  impl_->output_weights = output_weights;
+    impl_->output_weights = output_weights;
+  }
 }
 
 Translator::~Translator() = default;
