@@ -13,6 +13,7 @@
 #include "core/attribution_matrix.h"
 #include "core/beam_node_view.h"
 #include "core/model_info_text.h"
+#include "core/score_text.h"
 #include "core/what_if_text.h"
 
 using namespace attnscope;
@@ -34,6 +35,7 @@ class CoreTextTest : public QObject {
   void firstStepsCutsEveryRowOfAHypothesis();
   void aBeamNodesStepHasItsSiblingsAsCandidates();
   void integratedGradientsTitleSaysWhenTheTimeLimitStoppedIt();
+  void scoresThatDifferAreWrittenDifferently();
 
  private:
   QTemporaryDir settingsDir_;
@@ -337,6 +339,21 @@ void CoreTextTest::integratedGradientsTitleSaysWhenTheTimeLimitStoppedIt() {
   QCOMPARE(attributionTitle(a), QString("integrated gradients (32 steps, gap 50.0%: time limit)"));
   a.method = AttributionMethod::kLeaveOneOut;
   QCOMPARE(attributionTitle(a), QString("leave one out"));
+}
+
+void CoreTextTest::scoresThatDifferAreWrittenDifferently() {
+  // Three decimals when they tell the scores apart.
+  QCOMPARE(distinctScoreTexts({-0.5, -1.25}), (QStringList{"-0.500", "-1.250"}));
+  // Two hypotheses that tie at three decimals get as many as tell them apart...
+  QCOMPARE(distinctScoreTexts({-0.19112, -0.19149, -2.0}),
+           (QStringList{"-0.1911", "-0.1915", "-2.0000"}));
+  // ...equal scores stay equal without asking for more...
+  QCOMPARE(distinctScoreTexts({-0.25, -0.25}), (QStringList{"-0.250", "-0.250"}));
+  // ...and six decimals is the most: a difference below that is a tie in all that matters.
+  const QStringList close = distinctScoreTexts({-1.0, -1.0 - 1e-9});
+  QCOMPARE(close, (QStringList{"-1.000000", "-1.000000"}));
+  QVERIFY(distinctScoreTexts({}).isEmpty());
+  QCOMPARE(distinctScoreTexts({std::nan(""), -1.0}).size(), 2);
 }
 
 QTEST_GUILESS_MAIN(CoreTextTest)

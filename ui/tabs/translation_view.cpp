@@ -20,6 +20,7 @@
 
 #include "core/attribution_matrix.h"
 #include "core/copied_words.h"
+#include "core/score_text.h"
 #include "core/what_if_text.h"
 #include "plots/beam_tree_plot.h"
 #include "plots/colormaps.h"
@@ -718,10 +719,13 @@ void TranslationView::showBeam(const QList<Translation>& hypotheses, const QStri
   beamKey_ = modelKey;
   const QSignalBlocker block(beamList_);
   beamList_->clear();
+  QList<double> scores;
+  for (const Translation& t : hypotheses) scores << t.score;
+  beamScoreTexts_ = distinctScoreTexts(scores);
   // The score first: a long hypothesis in a narrow list would hide it behind a scroll bar.
-  for (const Translation& t : hypotheses) {
-    const QString text = QString::fromStdString(t.text());
-    beamList_->addItem(QStringLiteral("%1   %2").arg(QString::number(t.score, 'f', 3), text));
+  for (int i = 0; i < hypotheses.size(); ++i) {
+    const QString text = QString::fromStdString(hypotheses[i].text());
+    beamList_->addItem(QStringLiteral("%1   %2").arg(beamScoreTexts_[i], text));
     beamList_->item(beamList_->count() - 1)->setToolTip(text);
   }
   beamList_->setVisible(true);
@@ -746,7 +750,7 @@ void TranslationView::showHypothesis(int index) {
   heatmap_->setCurrentRow(-1);
   output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
                        .arg(translationHtml(t), QString::number(beamHypotheses_.size()),
-                            QString::number(index + 1), QString::number(t.score, 'f', 3)));
+                            QString::number(index + 1), beamScoreTexts_.value(index)));
   stepPanel_->showStep(nullptr, 0, {});
   stepPanel_->showAttribution({}, {}, {}, false, {});
   Q_EMIT updated();

@@ -168,6 +168,7 @@ class TranslationView : public QWidget, public ExportTarget {
   BeamView* beamView_ = nullptr;
 
   QList<Translation> beamHypotheses_;
+  QStringList beamScoreTexts_;  // the hypotheses' scores as the list writes them
   QString beamKey_;
   Translation shown_;          // what the heatmap draws, redrawn when the view controls change
   QString shownKey_;           // the model that made shown_
