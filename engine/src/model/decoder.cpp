@@ -188,7 +188,12 @@ DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch:
       given_weights.defined() ? given_weights
                               : attention_->weights(context.keys, context.mask, query.unsqueeze(0));
   const torch::Tensor a = weights[0];
-  auto context_vector = [&] { return torch::mv(context.states[0].t(), a); };
+  // Computed when a path first needs it, once: the untied int8 path asks twice.
+  torch::Tensor context_vector_once;
+  auto context_vector = [&] {
+    if (!context_vector_once.defined()) context_vector_once = torch::mv(context.states[0].t(), a);
+    return context_vector_once;
+  };
   input_gates.addmv_(context.context_gates[0].t(), a);
   const torch::Tensor hidden_gates = half_step_.hidden_gates
                                          ? half_step_.hidden_gates->multiply(query, cell_->bias_hh)
