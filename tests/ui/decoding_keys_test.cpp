@@ -58,6 +58,7 @@ class DecodingKeysTest : public test::WindowTest {
   // Finding 6.
   void enterOnACandidateForcesIt();
   void theHeatmapShowsKeyboardFocus();
+  void upAndDownMoveFromTheClickedRow();
   void tabReachesTheStepButtons();
   void spaceOnAFocusedStepButtonPressesThatButton();
   void labelsHaveMnemonics();
@@ -351,9 +352,34 @@ void DecodingKeysTest::helpListsTheDecodingKeys() {
   QVERIFY(!keys->shortcut().isEmpty());
   const QString text = messageBoxTextOf(keys);
   for (const QString& key :
-       {QString::fromUtf8("→"), QString::fromUtf8("←"), QString("Space"), QString("Home"),
-        QString("End"), QString("Enter"), QString("candidate"), QString("Tab"), QString("Reset")})
+       {QString::fromUtf8("→"), QString::fromUtf8("←"), QString::fromUtf8("↑ ↓"), QString("Space"),
+        QString("Home"), QString("End"), QString("Enter"), QString("candidate"), QString("Tab"),
+        QString("Reset")})
     QVERIFY2(text.contains(key), qPrintable(key + " missing in: " + text));
+}
+
+// A reader who clicked a row and pressed an arrow key expected to go on from that row; ← and →
+// decode from the sentence's end. ↑ ↓ move the frame and the step panel, and decode nothing.
+void DecodingKeysTest::upAndDownMoveFromTheClickedRow() {
+  QVERIFY(translate(kSentence));
+  const size_t decoded = steps().size();
+  QVERIFY(decoded > 3);
+  HeatmapPlot* heatmap = window_->heatmap();
+  Q_EMIT heatmap->rowClicked(heatmap->matrix().rowOf(1));
+  QCOMPARE(window_->controller()->shownRow(), 1);
+  QTest::keyClick(heatmap, Qt::Key_Down);
+  QCOMPARE(window_->controller()->shownRow(), 2);
+  QCOMPARE(heatmap->currentRow(), heatmap->matrix().rowOf(2));
+  QTest::keyClick(heatmap, Qt::Key_Up);
+  QTest::keyClick(heatmap, Qt::Key_Up);
+  QCOMPARE(window_->controller()->shownRow(), 0);
+  QTest::keyClick(heatmap, Qt::Key_Up);  // the first row stays
+  QCOMPARE(window_->controller()->shownRow(), 0);
+  QCOMPARE(steps().size(), decoded);  // moving is not decoding
+  const int lastRow = heatmap->matrix().rows() - 1;
+  for (int i = 0; i <= lastRow + 1; ++i) QTest::keyClick(heatmap, Qt::Key_Down);
+  QCOMPARE(heatmap->currentRow(), lastRow);
+  QCOMPARE(steps().size(), decoded);
 }
 
 // Finding 11: "Step 10: ▁seine", candidates "▁hat", "▁sein".

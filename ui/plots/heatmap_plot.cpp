@@ -1,5 +1,6 @@
 #include "plots/heatmap_plot.h"
 
+#include <QKeyEvent>
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
@@ -436,6 +437,22 @@ void HeatmapPlot::mouseReleaseEvent(QMouseEvent* event) {
     const QPoint cell = cellAt(event->pos());
     if (cell.y() >= 0) Q_EMIT rowClicked(cell.y());
   }
+}
+
+void HeatmapPlot::keyPressEvent(QKeyEvent* event) {
+  // ↑ ↓ move the red frame a row, as a click on that row would: after clicking a row, a reader
+  // goes on from there (← → belong to decoding, which runs from the sentence's end).
+  const int direction = event->key() == Qt::Key_Up ? -1 : event->key() == Qt::Key_Down ? 1 : 0;
+  const bool plain =
+      !(event->modifiers() & (Qt::ShiftModifier | Qt::ControlModifier | Qt::AltModifier));
+  if (direction == 0 || !plain || matrix_.rows() == 0) {
+    QCustomPlot::keyPressEvent(event);
+    return;
+  }
+  event->accept();
+  const int from = currentRow_ >= 0 ? currentRow_ : (direction > 0 ? -1 : matrix_.rows());
+  const int row = std::clamp(from + direction, 0, matrix_.rows() - 1);
+  if (row != currentRow_) Q_EMIT rowClicked(row);
 }
 
 void HeatmapPlot::mouseDoubleClickEvent(QMouseEvent* event) {

@@ -72,13 +72,14 @@ class HeatmapPlot : public QCustomPlot {
 
  Q_SIGNALS:
   void cellHovered(int row, int column);  // (−1,−1) when the mouse leaves the cells
-  void rowClicked(int row);
+  void rowClicked(int row);               // a click on the row, or ↑ ↓ from the framed row
 
  protected:
   void mouseMoveEvent(QMouseEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
   void leaveEvent(QEvent* event) override;
   void changeEvent(QEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;

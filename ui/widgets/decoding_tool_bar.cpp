@@ -233,6 +233,8 @@ QString DecodingToolBar::keysHelp() {
       "work at once:</p><table cellspacing='4'>"
       "<tr><td><b>→</b></td><td>one step forward (Step)</td></tr>"
       "<tr><td><b>←</b></td><td>one step back (Back)</td></tr>"
+      "<tr><td><b>↑ ↓</b></td><td>the row above or below the framed one: its step in the step "
+      "panel, as clicking the row shows it</td></tr>"
       "<tr><td><b>Space</b></td><td>play or pause (Play)</td></tr>"
       "<tr><td><b>Home</b></td><td>back to the start, forced tokens dropped (Reset)</td></tr>"
       "<tr><td><b>End</b></td><td>every step, to the end of the sentence (End); with a beam "
