@@ -1,6 +1,6 @@
 // QtTest (offscreen) of one heatmap: every cell is drawn in its colour, also when the matrix has
 // a single row (the first decoding step) or a single column; a long title elided, whole on hover,
-// beside a colour scale that keeps its width.
+// beside a colour scale that keeps its width; the cells' left edge steady while stepping.
 #include "plots/heatmap_plot.h"
 
 #include <QtTest>
@@ -19,6 +19,7 @@ class HeatmapPlotTest : public QObject {
   void aLongTitleIsElidedAndTheScaleKeepsItsWidth();
   void cellNumbersKeepEveryDigit();
   void aVeryLongTokenLeavesTheCellsTheirRoom();
+  void theLeftEdgeStaysWhileStepping();
 };
 
 // A copied 100-letter word: its labels are cut in the middle (start and mark kept), so the cells
@@ -54,6 +55,38 @@ void HeatmapPlotTest::aVeryLongTokenLeavesTheCellsTheirRoom() {
   const QPointF cell(plot.xAxis->coordToPixel(1), plot.yAxis->coordToPixel(1));
   QVERIFY2(plot.toolTipAt(cell.toPoint()).contains(word),
            qPrintable(plot.toolTipAt(cell.toPoint())));
+}
+
+// Stepping, a short word after a long one moved the cells' left edge back and forth: within one
+// sentence it only ever moves to make room, and a new sentence starts afresh.
+void HeatmapPlotTest::theLeftEdgeStaysWhileStepping() {
+  const auto firstRows = [](const QStringList& words) {
+    AttentionMatrix m;
+    m.sourceTokens = {"a", "cyclist", "rides", "."};
+    for (const QString& word : words) {
+      m.targetTokens << word;
+      m.weights.push_back({0.25, 0.25, 0.25, 0.25});
+    }
+    return m;
+  };
+  HeatmapPlot plot;
+  plot.resize(640, 420);
+  plot.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&plot));
+  const auto leftEdgeFor = [&plot](const AttentionMatrix& m) {
+    plot.setMatrix(m);
+    plot.replot();
+    return plot.axisRect()->rect().left();
+  };
+  const int first = leftEdgeFor(firstRows({"ein"}));
+  const int widened = leftEdgeFor(firstRows({"ein", "fahrradfahrer"}));
+  QVERIFY2(widened > first, qPrintable(QString("%1 %2").arg(first).arg(widened)));
+  QCOMPARE(leftEdgeFor(firstRows({"ein", "fahrradfahrer", "."})), widened);
+  QCOMPARE(leftEdgeFor(firstRows({"ein"})), widened);  // a step back
+  AttentionMatrix next = firstRows({"ein"});
+  next.sourceTokens = {"a", "dog", "."};
+  next.weights = {{0.5, 0.25, 0.25}};
+  QCOMPARE(leftEdgeFor(next), first);
 }
 
 // Numbers in the cells drop only a leading zero: attributions reach 10 and more.

@@ -29,6 +29,7 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   plotLayout()->addElement(0, 1, scale_);
   // Room at the right edge: the focus frame (paintEvent) covered the colour scale's last digits.
   plotLayout()->setMargins(QMargins(0, 0, kFocusFrameRoom, 0));
+  ownLeftMargin_ = axisRect()->minimumMargins().left();
   scale_->setBarWidth(12);
   // Beside a long title the colour scale keeps room for its bar, ticks and label.
   scale_->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
@@ -157,6 +158,14 @@ void HeatmapPlot::setEmptyText(const QString& text) {
 }
 
 void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
+  // Stepping through one sentence, the cells' left edge stays where the widest target word so far
+  // put it: a short word added (or a row stepped back) moved the whole heatmap sideways.
+  const bool sameSentence =
+      !matrix_.sourceTokens.isEmpty() && matrix.sourceTokens == matrix_.sourceTokens;
+  QMargins minimum = axisRect()->minimumMargins();
+  minimum.setLeft(sameSentence ? std::max(minimum.left(), axisRect()->margins().left())
+                               : ownLeftMargin_);
+  axisRect()->setMinimumMargins(minimum);
   matrix_ = matrix;
   forcedRows_.clear();
   editedRows_.clear();

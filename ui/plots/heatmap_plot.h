@@ -118,6 +118,7 @@ class HeatmapPlot : public QCustomPlot {
   int currentRow_ = -1;
   QPoint highlighted_{-1, -1};
   int reservedRows_ = 0;
+  int ownLeftMargin_ = 0;  // the cells' least left margin, before a sentence widened it
   TickLabelFit* labelFit_ = nullptr;
   QPoint pressPosition_;
 };
