@@ -36,6 +36,7 @@ class CoreTextTest : public QObject {
   void aBeamNodesStepHasItsSiblingsAsCandidates();
   void integratedGradientsTitleSaysWhenTheTimeLimitStoppedIt();
   void scoresThatDifferAreWrittenDifferently();
+  void anAttributionMarksCopiedWordsAsAttentionDoes();
 
  private:
   QTemporaryDir settingsDir_;
@@ -354,6 +355,27 @@ void CoreTextTest::scoresThatDifferAreWrittenDifferently() {
   QCOMPARE(close, (QStringList{"-1.000000", "-1.000000"}));
   QVERIFY(distinctScoreTexts({}).isEmpty());
   QCOMPARE(distinctScoreTexts({std::nan(""), -1.0}).size(), 2);
+}
+
+// Beside attention, "Angela (copied)" in the attention plot was a plain "Angela" in the
+// attribution plot, as if the model had written the name.
+void CoreTextTest::anAttributionMarksCopiedWordsAsAttentionDoes() {
+  Attribution a;
+  a.method = AttributionMethod::kLeaveOneOut;
+  a.translation.source.tokens = {"angela", "drinks", "</s>"};
+  a.translation.tokens = {"Angela", "trinkt", "</s>"};
+  a.translation.copied = {{0, 0, 0.9f, 0, 0.9f}};
+  a.translation.attention = {{0.9f, 0.05f, 0.05f}, {0.1f, 0.8f, 0.1f}, {0.0f, 0.0f, 1.0f}};
+  a.values = {{2.0f, 0.5f, 0.1f}, {0.2f, 1.5f, 0.1f}, {0.0f, 0.1f, 0.3f}};
+  const AttentionMatrix m = attributionMatrix(a, -1, AttentionView{});
+  QCOMPARE(m.rows(), 3);
+  QVERIFY(m.isCopied(0));
+  QCOMPARE(m.copiedFrom[0], 0);
+  QVERIFY(!m.isCopied(1));
+  QVERIFY2(m.copyNotes.value(0).contains("angela"), qPrintable(m.copyNotes.value(0)));
+  // Cut to the steps shown, the copy goes with its row.
+  QVERIFY(!attributionMatrix(a, 0, AttentionView{}).isCopied(0));
+  QVERIFY(attributionMatrix(a, 1, AttentionView{}).isCopied(0));
 }
 
 QTEST_GUILESS_MAIN(CoreTextTest)

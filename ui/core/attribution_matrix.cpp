@@ -64,8 +64,8 @@ AttentionMatrix attributionMatrix(const Attribution& a, int steps, const Attenti
   t.attention = a.values;
   t.head_attention.clear();
   t.has_attention = true;  // the `none` baseline has no attention, but has attributions
-  t.copied.clear();        // copies are drawn from the attention, not from this
-  t.kept_unknown.clear();
+  // Copies stay marked: attention chose them, but the row is still a word the model did not
+  // write, and beside attention both plots should say so alike.
   const auto rows = std::min(t.tokens.size(), t.attention.size());
   const auto kept = steps >= 0 ? std::min(rows, static_cast<size_t>(steps)) : rows;
   t.tokens.resize(kept);
