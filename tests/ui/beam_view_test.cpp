@@ -70,6 +70,7 @@ class BeamViewTest : public test::WindowTest {
   void aNewSentenceDropsTheOldTree();
   void newPenaltiesSearchAgainAndAreRemembered();
   void exportWritesTheTreeWhileItHasTheFocus();
+  void theTreeLeavesTheHeatmapHalfTheRoomInASmallWindow();
 
  private:
   BeamView* beam() const { return window_->translationView()->beamView(); }
@@ -457,6 +458,18 @@ void BeamViewTest::exportWritesTheTreeWhileItHasTheFocus() {
   beam()->showPrunedBox()->setChecked(false);
   QVERIFY(!plot()->showPruned());
   QVERIFY(!AppSettings().showPruned());
+}
+
+// At 1200×800 the tree took most of the height and left the heatmap a strip.
+void BeamViewTest::theTreeLeavesTheHeatmapHalfTheRoomInASmallWindow() {
+  window_->resize(1200, 800);
+  QVERIFY(search(kSentence));
+  QVERIFY(beam()->isVisible());
+  QTest::qWait(50);  // the splitter lays out once it is shown
+  const int heatmap = window_->heatmap()->height();
+  QVERIFY2(heatmap >= beam()->height() * 0.9,
+           qPrintable(QString("heatmap %1 px, tree %2 px").arg(heatmap).arg(beam()->height())));
+  QVERIFY2(beam()->height() >= 150, qPrintable(QString::number(beam()->height())));
 }
 
 QTEST_MAIN(BeamViewTest)

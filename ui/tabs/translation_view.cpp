@@ -163,19 +163,25 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   controls->addStretch();
   // The beam tree under the heatmap and the step panel, while a beam search is shown.
   beamView_ = new BeamView(controller_->worker(), this);
-  auto* beamSplitter = new QSplitter(Qt::Vertical, this);
-  beamSplitter->setObjectName(QStringLiteral("beamSplitter"));
-  beamSplitter->addWidget(splitter_);
-  beamSplitter->addWidget(beamView_);
-  beamSplitter->setStretchFactor(0, 1);
-  beamSplitter->setStretchFactor(1, 1);
+  beamSplitter_ = new QSplitter(Qt::Vertical, this);
+  beamSplitter_->setObjectName(QStringLiteral("beamSplitter"));
+  beamSplitter_->addWidget(splitter_);
+  beamSplitter_->addWidget(beamView_);
+  beamSplitter_->setStretchFactor(0, 1);
+  beamSplitter_->setStretchFactor(1, 1);
+  beamView_->installEventFilter(this);
+  connect(beamSplitter_, &QSplitter::splitterMoved, this, [this] {
+    const QList<int> sizes = beamSplitter_->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (total > 0 && beamView_->isVisible()) beamShare_ = double(sizes.value(1)) / total;
+  });
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(output_);
   layout->addWidget(whatIfRow_);
   layout->addWidget(editError_);
   layout->addWidget(note_);
   layout->addLayout(controls);
-  layout->addWidget(beamSplitter, 1);
+  layout->addWidget(beamSplitter_, 1);
   connect(beamView_, &BeamView::hypothesisShown, this, &TranslationView::showBeamNode);
 
   const auto redraw = [this] {
@@ -711,6 +717,19 @@ void TranslationView::showWhatIf() {
          "\"edited\" in the heatmap; Reset edits (%4) returns to the model's own</span>")
           .arg(head, whatIfHtml(result->original, result->edited.translation), legend,
                resetEditsAction_->shortcut().toString(QKeySequence::NativeText)));
+}
+
+bool TranslationView::eventFilter(QObject* watched, QEvent* event) {
+  // The tree asks for more height than a small window has: shown, it gets its share of the
+  // height (under half, so the heatmap it explains stays readable, unless the user dragged the
+  // splitter), not its size hint.
+  if (watched == beamView_ && event->type() == QEvent::Show) {
+    const QList<int> sizes = beamSplitter_->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    const int tree = static_cast<int>(total * beamShare_);
+    if (total > 0) beamSplitter_->setSizes({total - tree, tree});
+  }
+  return QWidget::eventFilter(watched, event);
 }
 
 void TranslationView::showBeam(const QList<Translation>& hypotheses, const QString& modelKey) {

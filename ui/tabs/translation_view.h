@@ -106,6 +106,9 @@ class TranslationView : public QWidget, public ExportTarget {
   /// The user reset the attention edits (Compare all drops the ones it tries too).
   void editsReset();
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   void drawTranslation(const Translation& t, const QString& modelKey);
   // The heatmaps of shown_ as Show asks: attention, attribution, or both.
@@ -165,6 +168,8 @@ class TranslationView : public QWidget, public ExportTarget {
   StepPanel* stepPanel_ = nullptr;
   QListWidget* beamList_ = nullptr;
   QSplitter* splitter_ = nullptr;
+  QSplitter* beamSplitter_ = nullptr;  // the heatmap and step panel above, the beam tree below
+  double beamShare_ = 0.45;            // the tree's share of beamSplitter_'s height when shown
   BeamView* beamView_ = nullptr;
 
   QList<Translation> beamHypotheses_;
