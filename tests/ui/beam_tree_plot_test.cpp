@@ -177,6 +177,7 @@ class BeamTreePlotTest : public QObject {
   void exportsWriteTheWholeTree();
   void badExportPathsThrowNamingThePath();
   void aLargeTreeIsLaidOutAndPaintedQuickly();
+  void finishedScoresThatTieAtTwoDecimalsGetMore();
 
  private:
   BeamTree search_;  // the shipped additive model's beam 5 search of kSentence
@@ -536,6 +537,23 @@ void BeamTreePlotTest::aLargeTreeIsLaidOutAndPaintedQuickly() {
   QVERIFY2(paint < 0.2 * attnscope::testing::time_scale(),
            qPrintable(QStringLiteral("painted in %1 s").arg(paint)));
   QVERIFY(viewport.pixelColor(100 + 4, 100 + 4) != viewport.pixelColor(1, 1));
+}
+
+// Two finished hypotheses both read −0.28 beside their boxes while one of them was the
+// translation: the tree writes as many decimals as tell them apart.
+void BeamTreePlotTest::finishedScoresThatTieAtTwoDecimalsGetMore() {
+  BeamTreePlot plot;
+  plot.setTree(handTree());
+  QCOMPARE(plot.finalScoreText(9), QStringLiteral("-0.20"));
+  QCOMPARE(plot.finalScoreText(11), QStringLiteral("-0.90"));
+  QVERIFY(plot.finalScoreText(4).isEmpty());  // kept, not finished
+  BeamTree tied = handTree();
+  tied.nodes[9].final_score = -0.2786f;
+  tied.nodes[11].final_score = -0.2792f;
+  plot.setTree(tied);
+  QCOMPARE(plot.finalScoreText(9), QStringLiteral("-0.2786"));  // -0.279 at three: still a tie
+  QCOMPARE(plot.finalScoreText(11), QStringLiteral("-0.2792"));
+  QCOMPARE(plot.finalScoreText(5), QStringLiteral("-0.6000"));
 }
 
 QTEST_MAIN(BeamTreePlotTest)

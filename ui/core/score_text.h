@@ -7,6 +7,10 @@
 
 namespace attnscope::ui {
 
+/// The fewest decimals, from `minDecimals` up to `maxDecimals`, at which any two scores that
+/// differ are written differently.
+int distinctDecimals(const QList<double>& scores, int minDecimals = 3, int maxDecimals = 6);
+
 /// Every score with the fewest decimals, from `minDecimals` up to `maxDecimals`, at which any two
 /// scores that differ are written differently (scores that are equal stay equal; beyond
 /// `maxDecimals` a tie on screen is a tie in all that matters).

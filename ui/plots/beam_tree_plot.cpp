@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "core/export_file.h"
+#include "core/score_text.h"
 #include "core/token_text.h"
 #include "plots/colormaps.h"
 
@@ -303,7 +304,8 @@ bool BeamTreePlot::isShown(int node) const {
 QString BeamTreePlot::finalScoreText(int node) const {
   const BeamNode& n = tree_.nodes[static_cast<size_t>(node)];
   QString text;
-  if (n.state == NodeState::kFinished) text = QString::number(n.final_score, 'f', 2);
+  if (n.state == NodeState::kFinished)
+    text = QString::number(n.final_score, 'f', finalScoreDecimals_);
   if (continuationLeaf_[static_cast<size_t>(node)]) text += kLeafMark;
   return text;
 }
@@ -314,6 +316,12 @@ void BeamTreePlot::layOut() {
   boxHeight_ = std::ceil(metrics.height()) + 8;
   rowHeight_ = boxHeight_ + kRowGap;
   top_ = kMargin + std::ceil(metrics.height()) + 16;
+  // Two decimals, or as many as tell the finished hypotheses' scores apart (a tie at −0.28
+  // hides why one of them is the translation).
+  QList<double> finalScores;
+  for (const BeamNode& n : tree_.nodes)
+    if (n.state == NodeState::kFinished) finalScores << n.final_score;
+  finalScoreDecimals_ = distinctDecimals(finalScores, 2, 5);
   const std::vector<LegendEntry> legend = legendEntries(metrics);
   legendWidth_ = legend.back().textRect.right();
   rects_.assign(count, QRectF());

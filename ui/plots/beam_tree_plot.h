@@ -65,6 +65,9 @@ class BeamTreePlot : public QWidget {
   /// What hovering `node` shows: token, probability, log-probability, cumulative score, state,
   /// final score on finished nodes.
   QString toolTipFor(int node) const;
+  /// The text beside a node: a finished one's final score, with two decimals or as many as
+  /// tell the finished scores apart, and the star of a continuation's best leaf.
+  QString finalScoreText(int node) const;
   /// The context menu of `node`: "Continue from here", enabled on a pruned node not continued
   /// yet (it emits continueRequested), disabled with the reason in its text otherwise.
   std::unique_ptr<QMenu> contextMenuFor(int node);
@@ -98,7 +101,6 @@ class BeamTreePlot : public QWidget {
   void paintLegend(QPainter& painter) const;
   void paintEdges(QPainter& painter, const QRectF& area, int step) const;
   void paintNode(QPainter& painter, int node) const;
-  QString finalScoreText(int node) const;
 
   BeamTree tree_;
   std::vector<bool> continued_;                  // per node: part of a continuation
@@ -125,6 +127,7 @@ class BeamTreePlot : public QWidget {
   mutable QCPColorGradient gradient_;  // color() is not const in QCustomPlot 2.1
   QFont font_;  // pixel-sized: the same layout on screen, in a PNG and at a PDF's 72 dpi
   double boxHeight_ = 0, rowHeight_ = 0, top_ = 0, legendWidth_ = 0;
+  int finalScoreDecimals_ = 2;  // as few as tell the finished hypotheses' scores apart
   QSize layoutSize_;
 };
 
