@@ -634,13 +634,13 @@ void ExplanationViewTest::attributionBarsFitTheirValuesAndSayWhatTheyAre() {
   QVERIFY2(range.upper >= largest && range.upper <= largest * 1.1,
            qPrintable(QString("%1 for %2").arg(range.upper).arg(largest)));
   QVERIFY(attribution->yAxis->tickVector().size() <= 5);
-  QCOMPARE(attribution->yAxis->label(), QString("gradient norm"));
+  QCOMPARE(attribution->valueName(), QString("gradient norm"));
   // The attention's axis stays 0–1.
   QCOMPARE(bars()->yAxis->range().upper, 1.0);
   // Integrated gradients are a contribution to log p, with both numbers of completeness.
   QVERIFY(show(AttributionMethod::kIntegratedGradients));
   QVERIFY(selectStep(kEditedStep));
-  QCOMPARE(attribution->yAxis->label(), QString("contribution to log p"));
+  QCOMPARE(attribution->valueName(), QString("contribution to log p"));
   QLabel* label = window_->stepPanel()->attributionLabel();
   QVERIFY2(label->text().contains("row sum") && label->text().contains("log p − baseline log p") &&
                label->wordWrap(),

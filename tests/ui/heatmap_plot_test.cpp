@@ -1,10 +1,12 @@
 // QtTest (offscreen) of one heatmap: every cell is drawn in its colour, also when the matrix has
 // a single row (the first decoding step) or a single column; a long title elided, whole on hover,
-// beside a colour scale that keeps its width; the cells' left edge steady while stepping.
+// beside a colour scale that keeps its width; the cells' left edge steady while stepping; and the
+// step panel's bar chart, whose value name fits its height.
 #include "plots/heatmap_plot.h"
 
 #include <QtTest>
 
+#include "plots/attention_bars.h"
 #include "plots/colormaps.h"
 #include "plots/tick_label_fit.h"
 
@@ -20,6 +22,7 @@ class HeatmapPlotTest : public QObject {
   void cellNumbersKeepEveryDigit();
   void aVeryLongTokenLeavesTheCellsTheirRoom();
   void theLeftEdgeStaysWhileStepping();
+  void aShortBarChartElidesItsValueName();
 };
 
 // A copied 100-letter word: its labels are cut in the middle (start and mark kept), so the cells
@@ -181,6 +184,28 @@ void HeatmapPlotTest::everyCellIsDrawnInItsColour() {
                               .arg(centre.y())
                               .arg(got.name(), want.name())));
     }
+}
+
+// The step panel's bars at 1200×800 cut "contribution to log p" at the chart's top: the name is
+// elided to the axis' height, and whole again when there is room.
+void HeatmapPlotTest::aShortBarChartElidesItsValueName() {
+  const QString name = QStringLiteral("contribution to log p");
+  AttentionBars bars;
+  bars.setValueName(name);
+  bars.setRow({"a", "dog", "runs"}, {0.5f, 2.0f, -1.0f});
+  bars.resize(300, 140);
+  bars.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&bars));
+  bars.replot();
+  const QString shortLabel = bars.yAxis->label();
+  QVERIFY2(shortLabel.endsWith(QChar(0x2026)) && name.startsWith(shortLabel.chopped(1)),
+           qPrintable(shortLabel));
+  QVERIFY(QFontMetrics(bars.yAxis->labelFont()).horizontalAdvance(shortLabel) <=
+          bars.axisRect()->height());
+  QCOMPARE(bars.valueName(), name);
+  bars.resize(300, 400);
+  bars.replot();
+  QCOMPARE(bars.yAxis->label(), name);
 }
 
 QTEST_MAIN(HeatmapPlotTest)

@@ -35,6 +35,7 @@ AttentionBars::AttentionBars(QWidget* parent) : QCustomPlot(parent) {
   yAxis->setNumberPrecision(2);
   valueName_ = tr("weight");
   yAxis->setLabel(valueName_);
+  connect(this, &QCustomPlot::afterLayout, this, &AttentionBars::fitValueLabel);
   for (QCPAxis* axis : {xAxis, yAxis}) {
     axis->setTickLabelColor(palette().color(QPalette::Text));
     axis->setLabelColor(palette().color(QPalette::Text));
@@ -73,6 +74,11 @@ void AttentionBars::setUnitRange(bool on) {
 void AttentionBars::setValueName(const QString& name) {
   valueName_ = name;
   yAxis->setLabel(name);
+}
+
+void AttentionBars::fitValueLabel() {
+  const int room = std::max(0, axisRect()->height() - 4);  // a little air at the ends
+  yAxis->setLabel(QFontMetrics(yAxis->labelFont()).elidedText(valueName_, Qt::ElideRight, room));
 }
 
 void AttentionBars::draw() {

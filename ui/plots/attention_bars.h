@@ -32,6 +32,8 @@ class AttentionBars : public QCustomPlot {
   void setDetail(const QString& detail) { detail_ = detail; }
   /// The value axis's label and the hover's name ("weight" by default).
   void setValueName(const QString& name);
+  /// The name as set; the axis draws it elided to its height.
+  const QString& valueName() const { return valueName_; }
 
   /// Whether bars can be dragged and edited from their menu; `whyNot` says why not (shown in
   /// the menu and the tooltip instead of the edits).
@@ -60,6 +62,10 @@ class AttentionBars : public QCustomPlot {
   void contextMenuEvent(QContextMenuEvent* event) override;
 
  private:
+  // The value's name along the y axis, elided to the axis' height as just laid out: a short
+  // chart cut "contribution to log p" at its top. Eliding keeps the label's thickness, so the
+  // layout it was fitted to stands.
+  void fitValueLabel();
   void draw();
 
   QCPBars* bars_ = nullptr;
