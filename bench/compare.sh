@@ -18,7 +18,8 @@
 #
 # Environment: REFERENCE (default ../shared/bench/pytorch_reference.py next to this repository),
 # PYTHON (default /usr/bin/python3, which has Debian's python3-torch), CLI (default
-# build/app/attnscope-cli), RUNS.
+# build/app/attnscope-cli), RUNS, OUTPUT_WEIGHTS (the engine's decoding output weights: stored,
+# the default, or int8; the reference has no such option).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,6 +27,7 @@ reference="${REFERENCE:-$root/../shared/bench/pytorch_reference.py}"
 python="${PYTHON:-/usr/bin/python3}"
 cli="${CLI:-$root/build/app/attnscope-cli}"
 runs="${RUNS:-3}"
+output_weights="${OUTPUT_WEIGHTS:-stored}"
 
 if [[ "${1:-}" == "--runs" ]]; then
   runs="${2:?--runs needs a number}"
@@ -34,6 +36,8 @@ fi
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "compare.sh: --runs must be a positive number" >&2; exit 2; }
 [[ -f "$reference" ]] || { echo "compare.sh: reference '$reference' not found (set REFERENCE)" >&2; exit 2; }
 [[ -x "$cli" ]] || { echo "compare.sh: '$cli' not built (ninja -C build attnscope-cli, or set CLI)" >&2; exit 2; }
+[[ "$output_weights" == stored || "$output_weights" == int8 ]] ||
+  { echo "compare.sh: OUTPUT_WEIGHTS must be stored or int8, not '$output_weights'" >&2; exit 2; }
 
 # Defaults first, so options given on the command line win (argparse and CLI11 keep the last).
 options=(--emb 256 --hidden 256 --score additive "$@")
@@ -42,7 +46,7 @@ data="$(dirname "$reference")/../data/multi30k"
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-echo "options: ${options[*]}; $runs runs each, alternating" >&2
+echo "options: ${options[*]}; engine output weights $output_weights; $runs runs each, alternating" >&2
 # One JSON line per run into the log (and to stderr, so a long comparison shows progress).
 measure() {
   local name="$1" line
@@ -55,7 +59,8 @@ measure() {
 }
 for ((i = 1; i <= runs; i++)); do
   echo "run $i/$runs: attnscope-cli" >&2
-  measure attnscope-cli "$cli" bench --data "$data" "${options[@]}" --precision auto
+  measure attnscope-cli "$cli" bench --data "$data" "${options[@]}" --precision auto \
+    --output-weights "$output_weights"
   echo "run $i/$runs: reference" >&2
   measure reference "$python" "$reference" "${options[@]}" --precision fp32
   # The engine's choice (its last line) says whether this CPU multiplies bfloat16 natively.
@@ -63,7 +68,8 @@ for ((i = 1; i <= runs; i++)); do
     echo "run $i/$runs: reference (bf16 autocast)" >&2
     measure reference-bf16 "$python" "$reference" "${options[@]}" --precision bf16
     echo "run $i/$runs: attnscope-cli (fp32)" >&2
-    measure attnscope-cli-fp32 "$cli" bench --data "$data" "${options[@]}" --precision fp32
+    measure attnscope-cli-fp32 "$cli" bench --data "$data" "${options[@]}" --precision fp32 \
+      --output-weights "$output_weights"
   fi
 done
 
@@ -97,7 +103,7 @@ r0, e0 = ref[0], eng[0]
 print(f"\nmodel: emb {e0['emb']}, hidden {e0['hidden']}, score {e0['score']}, batch {e0['batch']}, "
       f"vocab {e0['src_vocab']}/{e0['tgt_vocab']}, {e0['params']} parameters, "
       f"{e0['threads']} threads; torch {r0['torch']} (Python) / {e0['torch']} (C++)")
-print(f"kernels: {e0.get('kernels', '?')}")
+print(f"kernels: {e0.get('kernels', '?')}; output weights: {e0.get('output_weights', '?')}")
 print(f"medians of {len(ref)} runs each:\n")
 print(f"{'figure':<24}" + "".join(f"{name:>16}" for name, _ in columns))
 for key in ("train_sent_per_s", "train_tgt_tok_per_s", "decode_ms_per_token",
