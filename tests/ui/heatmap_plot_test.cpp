@@ -23,6 +23,7 @@ class HeatmapPlotTest : public QObject {
   void aVeryLongTokenLeavesTheCellsTheirRoom();
   void theLeftEdgeStaysWhileStepping();
   void aShortBarChartElidesItsValueName();
+  void theColourScaleKeepsItsTopWhileStepping();
 };
 
 // A copied 100-letter word: its labels are cut in the middle (start and mark kept), so the cells
@@ -206,6 +207,38 @@ void HeatmapPlotTest::aShortBarChartElidesItsValueName() {
   bars.resize(300, 400);
   bars.replot();
   QCOMPARE(bars.yAxis->label(), name);
+}
+
+// In step mode the scale fitted the rows so far, so a cell changed colour when a row with a
+// higher weight came: within one sentence's steps the top only rises.
+void HeatmapPlotTest::theColourScaleKeepsItsTopWhileStepping() {
+  AttentionMatrix m;
+  m.title = QStringLiteral("additive");
+  m.sourceTokens = {"a", "dog", "."};
+  m.targetTokens = {"ein"};
+  m.weights = {{0.6, 0.3, 0.1}};
+  HeatmapPlot plot;
+  plot.setMatrix(m);
+  QCOMPARE(plot.dataRange().upper, 0.6);
+  m.targetTokens << "hund";
+  m.weights.push_back({0.05, 0.9, 0.05});
+  plot.setMatrix(m);
+  QCOMPARE(plot.dataRange().upper, 0.9);
+  AttentionMatrix back = m;  // a step back: the top stays
+  back.targetTokens = {"ein"};
+  back.weights = {{0.6, 0.3, 0.1}};
+  plot.setMatrix(back);
+  QCOMPARE(plot.dataRange().upper, 0.9);
+  AttentionMatrix other = back;  // another sentence starts afresh
+  other.sourceTokens = {"a", "cat", "."};
+  plot.setMatrix(other);
+  QCOMPARE(plot.dataRange().upper, 0.6);
+  AttentionMatrix forced = m;  // a different word at a step: not a step of the same decoding
+  plot.setMatrix(m);
+  forced.targetTokens = {"eine"};
+  forced.weights = {{0.7, 0.2, 0.1}};
+  plot.setMatrix(forced);
+  QCOMPARE(plot.dataRange().upper, 0.7);
 }
 
 QTEST_MAIN(HeatmapPlotTest)

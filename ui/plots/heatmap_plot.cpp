@@ -166,6 +166,13 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   minimum.setLeft(sameSentence ? std::max(minimum.left(), axisRect()->margins().left())
                                : ownLeftMargin_);
   axisRect()->setMinimumMargins(minimum);
+  // A step forward or back (one matrix's rows the start of the other's) keeps the colour scale's
+  // top as high as it was: fitted to the rows so far, earlier cells changed colour as rows came.
+  const int sharedRows = std::min(matrix.rows(), matrix_.rows());
+  const bool stepped =
+      sameSentence && matrix.title == matrix_.title && sharedRows > 0 &&
+      matrix.targetTokens.mid(0, sharedRows) == matrix_.targetTokens.mid(0, sharedRows);
+  const double previousTop = stepped ? map_->dataRange().upper : 0.0;
   matrix_ = matrix;
   forcedRows_.clear();
   editedRows_.clear();
@@ -189,7 +196,7 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   if (rows == 0) map_->data()->fill(0.0);
   map_->setVisible(rows > 0);
   if (!fixedRange_) {
-    const double top = highest > 0 ? highest : 1.0;
+    const double top = std::max(previousTop, highest > 0 ? highest : 1.0);
     map_->setDataRange(QCPRange(signed_ ? -top : 0.0, top));
   }
   // The baseline without attention has its tokens but nothing to draw between them.
