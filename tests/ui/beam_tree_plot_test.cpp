@@ -15,6 +15,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMenu>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
@@ -178,6 +180,7 @@ class BeamTreePlotTest : public QObject {
   void badExportPathsThrowNamingThePath();
   void aLargeTreeIsLaidOutAndPaintedQuickly();
   void finishedScoresThatTieAtTwoDecimalsGetMore();
+  void theLegendStaysInViewWhileTheTreeScrolls();
 
  private:
   BeamTree search_;  // the shipped additive model's beam 5 search of kSentence
@@ -554,6 +557,39 @@ void BeamTreePlotTest::finishedScoresThatTieAtTwoDecimalsGetMore() {
   QCOMPARE(plot.finalScoreText(9), QStringLiteral("-0.2786"));  // -0.279 at three: still a tie
   QCOMPARE(plot.finalScoreText(11), QStringLiteral("-0.2792"));
   QCOMPARE(plot.finalScoreText(5), QStringLiteral("-0.6000"));
+}
+
+// Scrolled to a deep branch, the tree's legend had scrolled away with the root: it stays at the
+// view's top, drawn there, and a click on it selects no node hidden under it.
+void BeamTreePlotTest::theLegendStaysInViewWhileTheTreeScrolls() {
+  QScrollArea scroll;
+  auto* plot = new BeamTreePlot;
+  scroll.setWidget(plot);
+  scroll.setWidgetResizable(true);
+  QObject::connect(scroll.verticalScrollBar(), &QScrollBar::valueChanged, plot,
+                   qOverload<>(&QWidget::update));
+  plot->setTree(searchTree());
+  scroll.resize(500, 180);
+  scroll.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+  QVERIFY(plot->pinnedLegendBand().isEmpty());  // at the top, the legend is in its place
+  const QImage top = scroll.viewport()->grab().toImage();
+  QVERIFY2(plot->height() > scroll.viewport()->height() + 100,
+           qPrintable(QString::number(plot->height())));
+  scroll.verticalScrollBar()->setValue(100);
+  QTest::qWait(20);
+  const QRect band = plot->pinnedLegendBand();
+  QCOMPARE(band.top(), 100);
+  QVERIFY(band.height() > 10);
+  // The view's top rows look as they did at the top: the legend, not the tree under it.
+  const QImage scrolled = scroll.viewport()->grab().toImage();
+  int same = 0, compared = 0;
+  for (int y = 2; y < band.height() - 4; y += 3)
+    for (int x = 2; x < std::min(top.width(), 300); x += 3, ++compared)
+      same += top.pixel(x, y) == scrolled.pixel(x, y);
+  QVERIFY2(same > compared * 9 / 10, qPrintable(QString("%1 of %2").arg(same).arg(compared)));
+  for (int x = band.left(); x < band.right(); x += 4)
+    QCOMPARE(plot->nodeAt(QPointF(x, band.center().y())), -1);
 }
 
 QTEST_MAIN(BeamTreePlotTest)

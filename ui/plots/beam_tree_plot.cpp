@@ -203,7 +203,7 @@ QRectF BeamTreePlot::nodeRect(int node) const {
 }
 
 int BeamTreePlot::nodeAt(const QPointF& position) const {
-  if (columnX_.empty()) return -1;
+  if (columnX_.empty() || pinnedLegendBand().contains(position.toPoint())) return -1;
   // The column left of the position, then the node of that column around it.
   const auto column = std::upper_bound(columnX_.begin(), columnX_.end(), position.x());
   if (column == columnX_.begin()) return -1;
@@ -418,13 +418,29 @@ void BeamTreePlot::paintEvent(QPaintEvent* event) {
                      emptyText_);
     return;
   }
-  paint(painter, event->rect());
+  // Scrolled away from the top (or the left), the legend stays at the view's top: a tree scrolled
+  // to its deep branches still says what its colours and lines mean.
+  const QRect band = pinnedLegendBand();
+  paint(painter, event->rect(), band.isEmpty());
+  if (band.isEmpty() || !band.intersects(event->rect())) return;
+  painter.setOpacity(1.0);
+  painter.fillRect(band, palette().color(QPalette::Base));
+  painter.setPen(palette().color(QPalette::Mid));
+  painter.drawLine(band.bottomLeft(), band.bottomRight());
+  painter.translate(band.topLeft());
+  paintLegend(painter);
 }
 
-void BeamTreePlot::paint(QPainter& painter, const QRectF& area) const {
+QRect BeamTreePlot::pinnedLegendBand() const {
+  const QRect visible = visibleRegion().boundingRect();
+  if (isEmpty() || visible.isEmpty() || (visible.top() <= 0 && visible.left() <= 0)) return {};
+  return {visible.left(), visible.top(), visible.width(), static_cast<int>(std::ceil(top_)) - 4};
+}
+
+void BeamTreePlot::paint(QPainter& painter, const QRectF& area, bool legend) const {
   painter.setRenderHint(QPainter::Antialiasing);
   painter.setFont(font_);
-  if (area.top() < top_) paintLegend(painter);
+  if (legend && area.top() < top_) paintLegend(painter);
   const int steps = static_cast<int>(columns_.size()) - 1;
   for (int step = 1; step <= steps; ++step)
     if (columnX_[static_cast<size_t>(step)] >= area.left() &&

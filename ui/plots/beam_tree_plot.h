@@ -68,6 +68,10 @@ class BeamTreePlot : public QWidget {
   /// The text beside a node: a finished one's final score, with two decimals or as many as
   /// tell the finished scores apart, and the star of a continuation's best leaf.
   QString finalScoreText(int node) const;
+  /// Where the legend line is drawn over the tree when the view is scrolled away from the
+  /// tree's top or left (widget coordinates; clicks there reach no node); empty when the
+  /// legend shows in its place.
+  QRect pinnedLegendBand() const;
   /// The context menu of `node`: "Continue from here", enabled on a pruned node not continued
   /// yet (it emits continueRequested), disabled with the reason in its text otherwise.
   std::unique_ptr<QMenu> contextMenuFor(int node);
@@ -97,8 +101,11 @@ class BeamTreePlot : public QWidget {
   void applySize();
   bool isShown(int node) const;  // in the layout: not under a hidden pruned node, step shown
   int shownSteps() const;
-  void paint(QPainter& painter, const QRectF& area) const;
+  // `legend`: the legend line at the top of the tree, as exports draw it; on screen it may be
+  // pinned to the top of the view instead (pinnedLegendBand).
+  void paint(QPainter& painter, const QRectF& area, bool legend = true) const;
   void paintLegend(QPainter& painter) const;
+
   void paintEdges(QPainter& painter, const QRectF& area, int step) const;
   void paintNode(QPainter& painter, int node) const;
 

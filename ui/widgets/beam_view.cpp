@@ -6,6 +6,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -28,6 +29,10 @@ BeamView::BeamView(EngineWorker* worker, QWidget* parent) : QWidget(parent) {
   scroll_->setObjectName(QStringLiteral("beamTreeScroll"));
   scroll_->setWidget(plot_);
   scroll_->setWidgetResizable(true);
+  // The legend is pinned to the view's top (BeamTreePlot::pinnedLegendBand): a scroll repaints
+  // the view rather than moving the legend with the tree.
+  for (QScrollBar* bar : {scroll_->horizontalScrollBar(), scroll_->verticalScrollBar()})
+    connect(bar, &QScrollBar::valueChanged, plot_, qOverload<>(&QWidget::update));
   summary_ = new QLabel(this);
   summary_->setObjectName(QStringLiteral("beamSummary"));
   note_ = new QLabel(this);
