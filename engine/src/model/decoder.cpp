@@ -63,7 +63,7 @@ ScoreMultiplyAdds score_work(const ModelConfig& config) {
 }
 
 // With int8 output weights, the step's largest logits are computed again from the unrounded
-// weights: the rounding alone changed 2.7% of the default's greedy translations of
+// weights: the rounding alone changed 2.7% of the default of then's greedy translations of
 // test_2016_flickr (`translate --output-weights int8` against `--batch 1`).
 torch::Tensor largest_logits(const torch::Tensor& logits) {
   constexpr int64_t kRecomputed = 8;
@@ -188,12 +188,7 @@ DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch:
       given_weights.defined() ? given_weights
                               : attention_->weights(context.keys, context.mask, query.unsqueeze(0));
   const torch::Tensor a = weights[0];
-  // Computed when a path first needs it, once: the untied int8 path asks twice.
-  torch::Tensor context_vector_once;
-  auto context_vector = [&] {
-    if (!context_vector_once.defined()) context_vector_once = torch::mv(context.states[0].t(), a);
-    return context_vector_once;
-  };
+  auto context_vector = [&] { return torch::mv(context.states[0].t(), a); };
   input_gates.addmv_(context.context_gates[0].t(), a);
   const torch::Tensor hidden_gates = half_step_.hidden_gates
                                          ? half_step_.hidden_gates->multiply(query, cell_->bias_hh)
@@ -215,22 +210,19 @@ DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch:
     }
   } else if (int8_output_ || half_output_) {
     const torch::Tensor features = torch::cat({next, embedded});
-    logits = int8_output_ ? int8_output_->multiply(features, output_->bias)
-                          : half_output_->multiply(features, output_->bias);
-    // The context columns' part, [V] (a product per sentence, or with the step's context).
-    auto context_part = [&](const torch::Tensor& rows) {
-      return context.context_logits.defined()
-                 ? torch::mv(context.context_logits.index_select(1, rows).t(), a)
-                 : torch::mv(context_output_weight_t_.index_select(1, rows).t(), context_vector());
-    };
-    if (context.context_logits.defined())
-      logits.addmv_(context.context_logits.t(), a);
-    else
-      logits.addmv_(context_output_weight_t_.t(), context_vector());
+    // The context columns' part, [V] (a product per sentence, or with the step's context): float32
+    // in every path, so the rows computed again below reuse it.
+    const torch::Tensor context_part =
+        context.context_logits.defined()
+            ? torch::mv(context.context_logits.t(), a)
+            : torch::mv(context_output_weight_t_.t(), context_vector());
+    logits = (int8_output_ ? int8_output_->multiply(features, output_->bias)
+                           : half_output_->multiply(features, output_->bias))
+                 .add_(context_part);
     if (int8_output_) {
       const torch::Tensor best = largest_logits(logits);
       logits.index_put_({best}, int8_output_->multiply_rows_exactly(best, features, output_->bias) +
-                                    context_part(best));
+                                    context_part.index_select(0, best));
     }
   } else {
     logits = torch::addmv(output_->bias, output_->weight,

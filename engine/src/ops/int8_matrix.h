@@ -4,7 +4,7 @@
 // CTranslate2's int8 weights. The output layer is read once per decoded token, so decoding is
 // bound by memory bandwidth; a quarter of float32's bytes, half of half precision's. Unlike
 // HalfMatrix this changes the weights (by at most half a step per element), so the decoder uses
-// it only when asked (Translator's DecodingWeights::kInt8). The input vector stays float32: each
+// it only when asked (OutputWeights::kInt8). The input vector stays float32: each
 // weight is widened in registers and multiplied in float32, so only the weights' rounding
 // differs from the half-precision product.
 #include <torch/torch.h>
