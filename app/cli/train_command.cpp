@@ -21,6 +21,7 @@ struct TrainCommand {
   int threads = 0;
   std::string master;  // ADDR:PORT
   int local_processes = 0;
+  std::string output_layer = "tied";
 };
 
 std::string clock_time(double seconds) {
@@ -83,6 +84,7 @@ const FlagNames kTrainFlags = {
     {"model.dropout", "--dropout"},
     {"model.score", "--score"},
     {"model.decoder", "--decoder"},
+    {"model.tied_readout", "--output-layer"},
     {"learning_rate", "--lr"},
     {"test_source_path", "--test-src"},
     {"test_target_path", "--test-tgt"},
@@ -194,6 +196,12 @@ Action add_train_command(CLI::App& app) {
                  "decoder: gru (attention queried with the previous state) or cgru (the "
                  "conditional GRU: queried between two GRUs)")
       ->capture_default_str();
+  app.add_option("--output-layer", c->output_layer,
+                 "output layer: tied (a readout to the embedding size, multiplied by the target "
+                 "embeddings) or direct (one linear layer over [state; context; embedding], the "
+                 "Python reference's)")
+      ->check(CLI::IsMember({"tied", "direct"}))
+      ->capture_default_str();
   app.add_option("--batch", o.batch_size, "sentences per batch")->capture_default_str();
   app.add_option("--seed", o.seed, "random seed")->capture_default_str();
   app.add_option("--min-freq", o.min_frequency, "vocabulary: minimum word count")
@@ -257,6 +265,7 @@ Action add_train_command(CLI::App& app) {
     }
     apply_master(c->master, o.distributed);
     o.threads = c->threads;
+    o.model.tied_readout = c->output_layer == "tied";
     // Notes come from the process that reports: rank 0, not the ranks' starter or the others.
     const bool reports = c->local_processes == 0 && o.distributed.rank == 0;
     if (!o.task.empty()) {

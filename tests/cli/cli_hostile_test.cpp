@@ -546,6 +546,30 @@ TEST_F(CliTrain, TheConditionalGruTrainsAndTranslatesAndAnUnknownDecoderIsRefuse
   EXPECT_FALSE(std::filesystem::exists(refused));
 }
 
+// --output-layer direct: the Python reference's linear output layer, stored in the model, and
+// translated alike with stored and int8 output weights (the int8 context columns on AVX512-VNNI).
+TEST_F(CliTrain, TheDirectOutputLayerTrainsAndTranslatesAndAnUnknownOneIsRefused) {
+  const std::string out = folder_ + "/direct.attnmodel";
+  expect_success(
+      run_cli(train_args(train_ + ".src", train_ + ".tgt", out, {"--output-layer", "direct"})));
+  EXPECT_FALSE(load_checkpoint(out, /*header_only=*/true).config.tied_readout);
+  RunOptions piped;
+  piped.input = "a b c\nd e\n";
+  const Outcome stored =
+      run_cli({"translate", "--model", out, "--threads", "1", "--batch", "1"}, piped);
+  expect_success(stored);
+  EXPECT_EQ(stored.out_lines().size(), 2u) << stored;
+  const Outcome int8 =
+      run_cli({"translate", "--model", out, "--threads", "1", "--output-weights", "int8"}, piped);
+  expect_success(int8);
+  EXPECT_EQ(int8.out, stored.out);
+  const std::string refused = folder_ + "/bilinear.attnmodel";
+  expect_clean_error(run_cli(train_args(train_ + ".src", train_ + ".tgt", refused,
+                                        {"--output-layer", "bilinear"})),
+                     {"--output-layer", "bilinear"});
+  EXPECT_FALSE(std::filesystem::exists(refused));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The baseline without attention: usable everywhere, no attention figures anywhere
 

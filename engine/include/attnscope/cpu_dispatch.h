@@ -19,6 +19,7 @@ struct CpuFeatures {
   bool avx512 = false;       // AVX-512 F, BW and VL: the wider kernel
   bool avx512_bf16 = false;  // bfloat16 dot products in AVX-512
   bool amx_bf16 = false;     // AMX tiles for bfloat16 (oneDNN's fastest matrix products)
+  bool avx512_vnni = false;  // 8-bit integer dot products in AVX-512 (int8 decoding)
 };
 
 CpuFeatures cpu_features();
@@ -46,6 +47,10 @@ enum class Precision {
 /// True when bfloat16 products are native here (AVX512-BF16 or AMX) and ATTNSCOPE_ISA does not
 /// hold the engine below AVX-512: where `auto` chooses bfloat16.
 bool has_native_bfloat16();
+
+/// True when the CPU has AVX512-VNNI and ATTNSCOPE_ISA does not hold the engine below AVX-512:
+/// where int8 decoding multiplies the context's columns in 8-bit integers (int8_panel_matrix.h).
+bool has_int8_dot_products();
 
 /// "auto" (bfloat16 where has_native_bfloat16(), else float32), "fp32" or "bf16"; throws
 /// std::invalid_argument naming the value otherwise. "bf16" works on any CPU, only slowly where

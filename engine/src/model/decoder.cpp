@@ -8,8 +8,8 @@
 #include "ops/deferred_weight_gradient.h"
 #include "ops/dropout.h"
 #include "ops/gru_cell.h"
-#include "ops/gru_math.h"
 #include "ops/linear_cross_entropy.h"
+#include "ops/step_kernels.h"
 
 namespace attnscope {
 
@@ -63,11 +63,14 @@ ScoreMultiplyAdds score_work(const ModelConfig& config) {
 }
 
 // With int8 output weights, the step's largest logits are computed again from the unrounded
-// weights: the rounding alone changed 2.7% of the default of then's greedy translations of
-// test_2016_flickr (`translate --output-weights int8` against `--batch 1`).
-torch::Tensor largest_logits(const torch::Tensor& logits) {
+// weights (`exact(row)`): the rounding alone changed 2.7% of the default of then's greedy
+// translations of test_2016_flickr (`translate --output-weights int8` against `--batch 1`).
+template <typename Exact>
+void recompute_largest(float* logits, int64_t count, Exact exact) {
   constexpr int64_t kRecomputed = 8;
-  return std::get<1>(logits.topk(std::min<int64_t>(kRecomputed, logits.size(0))));
+  int64_t rows[kRecomputed];
+  const int64_t found = step_kernels::largest(logits, count, kRecomputed, rows);
+  for (int64_t i = 0; i < found; ++i) logits[rows[i]] = exact(rows[i]);
 }
 
 }  // namespace
@@ -82,7 +85,8 @@ DecoderContext DecoderImpl::prepare(const torch::Tensor& encoder_states,
   DecoderContext context{states, attention_->keys(states), mask,
                          torch::matmul(states, context_input_weight().t()), torch::Tensor()};
   if (context_output_weight_t_.defined() && states.size(0) == 1 && !torch::GradMode::is_enabled())
-    context.context_logits = torch::mm(states[0], context_output_weight_t_);
+    context.context_logits = int8_context_ ? int8_context_->multiply(states[0])
+                                           : torch::mm(states[0], context_output_weight_t_);
   return context;
 }
 
@@ -168,67 +172,112 @@ DecoderUpdate DecoderImpl::update(const DecoderContext& context, const torch::Te
 DecoderStep DecoderImpl::step_single(const DecoderContext& context, const torch::Tensor& state,
                                      const torch::Tensor& previous_tokens,
                                      const torch::Tensor& given_weights) {
-  const torch::Tensor h = state[0];
-  const torch::Tensor embedded = embedding_->weight[previous_tokens.item<int64_t>()];
-  // weight_ih's first E columns (one GRU) are a strided view; BLAS gemv reads it in place.
-  torch::Tensor input_gates =
-      half_step_.embedding_gates
-          ? half_step_.embedding_gates->multiply(embedded, embedding_input_bias())
-          : torch::addmv(embedding_input_bias(), embedding_input_weight(), embedded);
-  torch::Tensor query = h;
+  namespace k = step_kernels;
+  const int64_t E = config_.embedding, H = config_.hidden, V = config_.target_vocab;
+  const int64_t S = context.states.size(1);
+  const torch::Tensor h_tensor = state.contiguous();
+  const float* h = h_tensor.data_ptr<float>();
+  const torch::Tensor embedding_row = embedding_->weight[previous_tokens.item<int64_t>()];
+  const float* embedded = embedding_row.data_ptr<float>();  // a row of a contiguous table
+  std::vector<float> input_gates(static_cast<size_t>(3 * H)), hidden_gates(input_gates.size());
+  k::matrix_vector(half_step_.embedding_gates, embedding_input_weight(), embedded,
+                   embedding_input_bias().data_ptr<float>(), input_gates.data());
+  torch::Tensor query = h_tensor;
   if (conditional()) {
-    const torch::Tensor query_gates =
-        half_step_.query_hidden_gates
-            ? half_step_.query_hidden_gates->multiply(h, query_cell_->bias_hh)
-            : torch::addmv(query_cell_->bias_hh, query_cell_->weight_hh, h);
-    query = gru_vector_update(input_gates, query_gates, h);
-    input_gates = cell_->bias_ih.clone();
+    query = torch::empty({1, H});
+    k::matrix_vector(half_step_.query_hidden_gates, query_cell_->weight_hh, h,
+                     query_cell_->bias_hh.data_ptr<float>(), hidden_gates.data());
+    k::gru_update(input_gates.data(), hidden_gates.data(), h, query.data_ptr<float>(), H);
+    const float* bias = cell_->bias_ih.data_ptr<float>();
+    std::copy(bias, bias + 3 * H, input_gates.begin());
   }
-  const torch::Tensor weights =
-      given_weights.defined() ? given_weights
-                              : attention_->weights(context.keys, context.mask, query.unsqueeze(0));
-  const torch::Tensor a = weights[0];
-  auto context_vector = [&] { return torch::mv(context.states[0].t(), a); };
-  input_gates.addmv_(context.context_gates[0].t(), a);
-  const torch::Tensor hidden_gates = half_step_.hidden_gates
-                                         ? half_step_.hidden_gates->multiply(query, cell_->bias_hh)
-                                         : torch::addmv(cell_->bias_hh, cell_->weight_hh, query);
-  const torch::Tensor next = gru_vector_update(input_gates, hidden_gates, query);
-  torch::Tensor logits;
+  const float* q = query.data_ptr<float>();
+  const torch::Tensor weights = given_weights.defined()
+                                    ? given_weights
+                                    : attention_->weights(context.keys, context.mask, query);
+  const torch::Tensor attention = weights.to(torch::kFloat).contiguous();
+  const float* a = attention.data_ptr<float>();
+  // Σₛ aₛ hₛ, made only where a path below needs it.
+  std::vector<float> context_vector;
+  auto weighted_states = [&]() -> const float* {
+    if (context_vector.empty()) {
+      context_vector.assign(static_cast<size_t>(2 * H), 0.0f);
+      const torch::Tensor states = context.states.contiguous();
+      k::add_weighted_rows(a, states.data_ptr<float>(), S, 2 * H, context_vector.data());
+    }
+    return context_vector.data();
+  };
+  if (context.context_gates.defined()) {
+    const torch::Tensor gates = context.context_gates.contiguous();
+    k::add_weighted_rows(a, gates.data_ptr<float>(), S, 3 * H, input_gates.data());
+  } else {
+    std::vector<float> sum(input_gates);
+    k::matrix_vector(nullptr, context_input_weight(), weighted_states(), sum.data(),
+                     input_gates.data());
+  }
+  k::matrix_vector(half_step_.hidden_gates, cell_->weight_hh, q, cell_->bias_hh.data_ptr<float>(),
+                   hidden_gates.data());
+  torch::Tensor next = torch::empty({1, H});
+  float* n = next.data_ptr<float>();
+  k::gru_update(input_gates.data(), hidden_gates.data(), q, n, H);
+
+  torch::Tensor logits = torch::empty({1, V});
+  float* out = logits.data_ptr<float>();
+  // [state; context; embedding], or without the context when the output layer adds it apart.
+  std::vector<float> features;
+  auto append = [&features](const float* from, int64_t count) {
+    features.insert(features.end(), from, from + count);
+  };
+  append(n, H);
   if (config_.tied_readout) {
-    const torch::Tensor features = torch::cat({next, context_vector(), embedded});
-    const torch::Tensor readout =
-        torch::tanh(half_step_.readout ? half_step_.readout->multiply(features, readout_->bias)
-                                       : torch::addmv(readout_->bias, readout_->weight, features));
+    append(weighted_states(), 2 * H);
+    append(embedded, E);
+    std::vector<float> readout(static_cast<size_t>(E));
+    k::matrix_vector(half_step_.readout, readout_->weight, features.data(),
+                     readout_->bias.data_ptr<float>(), readout.data());
+    k::tanh_in_place(readout.data(), E);
+    const float* bias = output_bias_.data_ptr<float>();
     if (int8_output_) {
-      logits = int8_output_->multiply(readout, output_bias_);
-      const torch::Tensor best = largest_logits(logits);
-      logits.index_put_({best}, int8_output_->multiply_rows_exactly(best, readout, output_bias_));
+      int8_output_->multiply(readout.data(), bias, out);
+      recompute_largest(out, V, [&](int64_t row) {
+        return bias[row] + int8_output_->exact_dot(row, readout.data());
+      });
     } else {
-      logits = half_output_ ? half_output_->multiply(readout, output_bias_)
-                            : torch::addmv(output_bias_, embedding_->weight, readout);
+      k::matrix_vector(half_output_, embedding_->weight, readout.data(), bias, out);
     }
   } else if (int8_output_ || half_output_) {
-    const torch::Tensor features = torch::cat({next, embedded});
-    // The context columns' part, [V] (a product per sentence, or with the step's context): float32
-    // in every path, so the rows computed again below reuse it.
-    const torch::Tensor context_part =
-        context.context_logits.defined()
-            ? torch::mv(context.context_logits.t(), a)
-            : torch::mv(context_output_weight_t_.t(), context_vector());
-    logits = (int8_output_ ? int8_output_->multiply(features, output_->bias)
-                           : half_output_->multiply(features, output_->bias))
-                 .add_(context_part);
+    append(embedded, E);
+    // The context columns' part [V] (a product per sentence, or with the step's context), kept
+    // apart so that the rows computed again below reuse it.
+    std::vector<float> context_part(static_cast<size_t>(V), 0.0f);
+    if (context.context_logits.defined())
+      k::add_weighted_rows(a, context.context_logits.data_ptr<float>(), S, V, context_part.data());
+    else
+      k::add_weighted_rows(weighted_states(), context_output_weight_t_.data_ptr<float>(), 2 * H, V,
+                           context_part.data());
+    const float* bias = output_->bias.data_ptr<float>();
+    if (int8_output_)
+      int8_output_->multiply(features.data(), bias, out);
+    else
+      half_output_->multiply(features.data(), bias, out);
+    for (int64_t v = 0; v < V; ++v) out[v] += context_part[static_cast<size_t>(v)];
     if (int8_output_) {
-      const torch::Tensor best = largest_logits(logits);
-      logits.index_put_({best}, int8_output_->multiply_rows_exactly(best, features, output_->bias) +
-                                    context_part.index_select(0, best));
+      // context_logits made by int8_context_ are rounded too.
+      const bool rounded_context = context.context_logits.defined() && int8_context_;
+      recompute_largest(out, V, [&](int64_t row) {
+        const float context_logit = rounded_context
+                                        ? int8_context_->exact_dot(row, weighted_states())
+                                        : context_part[static_cast<size_t>(row)];
+        return bias[row] + int8_output_->exact_dot(row, features.data()) + context_logit;
+      });
     }
   } else {
-    logits = torch::addmv(output_->bias, output_->weight,
-                          torch::cat({next, context_vector(), embedded}));
+    append(weighted_states(), 2 * H);
+    append(embedded, E);
+    k::matrix_vector(nullptr, output_->weight, features.data(), output_->bias.data_ptr<float>(),
+                     out);
   }
-  return {logits.unsqueeze(0), next.unsqueeze(0), weights};
+  return {std::move(logits), std::move(next), weights};
 }
 
 void DecoderImpl::prepare_inference(OutputWeights output) {
@@ -236,6 +285,7 @@ void DecoderImpl::prepare_inference(OutputWeights output) {
   int8_output_ = nullptr;
   half_step_ = {};
   context_output_weight_t_ = torch::Tensor();
+  int8_context_ = nullptr;
   // Without the vector kernel a half-precision product is no faster than BLAS on float32.
   if (!HalfMatrix::has_vector_kernel()) return;
   // The step's smaller matrices too: read every step, a fifth to a third of its bytes.
@@ -267,6 +317,8 @@ void DecoderImpl::prepare_inference(OutputWeights output) {
   // Transposed and contiguous, [2H,V]: the per-sentence product then needs no packing of a
   // transposed 2H × V matrix (measured 3.0 instead of 4.4 ms for a 13-word sentence).
   context_output_weight_t_ = weight.narrow(1, H, 2 * H).t().contiguous();
+  if (output == OutputWeights::kInt8 && Int8PanelMatrix::available())
+    int8_context_ = std::make_shared<Int8PanelMatrix>(weight.narrow(1, H, 2 * H));
 }
 
 int64_t DecoderImpl::bytes_read_per_step(int64_t source_length) const {
@@ -302,9 +354,13 @@ int64_t DecoderImpl::bytes_read_per_sentence() const {
   const int64_t H = config_.hidden, V = config_.target_vocab;
   const ScoreMultiplyAdds score = score_work(config_);
   // A position's multiply-adds in the keys' projection are the projection's weights.
-  int64_t floats = score.per_source + 3 * H * 2 * H;
-  if (context_output_weight_t_.defined()) floats += 2 * H * V;
-  return floats * 4;
+  const int64_t floats = score.per_source + 3 * H * 2 * H;
+  int64_t bytes = floats * 4;
+  if (int8_context_)
+    bytes += int8_context_->weight_bytes();
+  else if (context_output_weight_t_.defined())
+    bytes += 2 * H * V * 4;
+  return bytes;
 }
 
 DecoderImpl::TeacherForcedSteps DecoderImpl::run_teacher_forced(const DecoderContext& context,

@@ -5,6 +5,7 @@
 #include "model/attention.h"
 #include "ops/half_matrix.h"
 #include "ops/int8_matrix.h"
+#include "ops/int8_panel_matrix.h"
 
 namespace attnscope {
 
@@ -107,8 +108,10 @@ class DecoderImpl : public torch::nn::Module {
   // The recurrent part of teacher forcing, shared by forward() and loss().
   TeacherForcedSteps run_teacher_forced(const DecoderContext& context, torch::Tensor state,
                                         const torch::Tensor& inputs);
-  // step() for one sentence without autograd, in matrix-vector products: at batch size 1 a
-  // one-row matrix product (addmm) costs ~5x a matrix-vector product (mv) on this BLAS.
+  // step() for one sentence without autograd, in matrix-vector products on plain arrays
+  // (step_kernels.h): at batch size 1 a one-row matrix product (addmm) costs ~5x a
+  // matrix-vector product (mv) on this BLAS, and each torch operation's fixed cost more than
+  // its arithmetic. Only the score function runs as torch operations.
   DecoderStep step_single(const DecoderContext& context, const torch::Tensor& state,
                           const torch::Tensor& previous_tokens, const torch::Tensor& weights);
   bool conditional() const;  // config.decoder is the conditional GRU
@@ -143,6 +146,9 @@ class DecoderImpl : public torch::nn::Module {
   std::shared_ptr<HalfMatrix> half_output_;
   std::shared_ptr<Int8Matrix> int8_output_;  // the same in 8-bit integers, when asked for
   torch::Tensor context_output_weight_t_;    // [2H,V]
+  // With int8 output weights on a CPU with AVX512-VNNI, the context columns for the
+  // per-sentence context_logits (rounded, so the largest logits take their exact part again).
+  std::shared_ptr<Int8PanelMatrix> int8_context_;
   // The same for the step's other matrices (each null where float32 BLAS is used).
   struct HalfStepWeights {
     std::shared_ptr<HalfMatrix> embedding_gates;     // embedding_input_weight()

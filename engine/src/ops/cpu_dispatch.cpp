@@ -27,6 +27,7 @@ CpuFeatures detect() {
            __builtin_cpu_supports("f16c");
   f.avx512 = f.avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512vl");
+  f.avx512_vnni = f.avx512 && __builtin_cpu_supports("avx512vnni");
   unsigned a = 0, b = 0, c = 0, d = 0;
   if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) f.amx_bf16 = f.avx512 && (d >> 22 & 1);
   if (__get_cpuid_count(7, 1, &a, &b, &c, &d)) f.avx512_bf16 = f.avx512 && (a >> 5 & 1);
@@ -94,7 +95,8 @@ std::string kernel_isa_summary() {
   for (const auto& [has, name] : {std::pair{f.avx2, "avx2"},
                                   {f.avx512, "avx512"},
                                   {f.avx512_bf16, "avx512_bf16"},
-                                  {f.amx_bf16, "amx_bf16"}})
+                                  {f.amx_bf16, "amx_bf16"},
+                                  {f.avx512_vnni, "avx512_vnni"}})
     if (has) cpu += std::string(cpu.empty() ? "" : " ") + name;
   std::string summary = kernel_isa_name(kernel_isa());
   if (isa_choice().forced) summary += " (forced by ATTNSCOPE_ISA)";
@@ -109,6 +111,10 @@ std::string kernel_isa_environment_problem() { return isa_choice().problem; }
 bool has_native_bfloat16() {
   const CpuFeatures f = cpu_features();
   return kernel_isa() == KernelIsa::kAvx512 && (f.avx512_bf16 || f.amx_bf16);
+}
+
+bool has_int8_dot_products() {
+  return kernel_isa() == KernelIsa::kAvx512 && cpu_features().avx512_vnni;
 }
 
 Precision parse_precision(const std::string& name) {

@@ -101,25 +101,31 @@ torch::Tensor HalfMatrix::multiply_with(KernelIsa isa, const torch::Tensor& x,
   return apply(x, bias, has_vector_kernel() ? std::min(isa, kernel_isa()) : KernelIsa::kPortable);
 }
 
-// isa is unused when the vector kernels are not compiled in.
+void HalfMatrix::multiply(const float* x, const float* bias, float* y) const {
+  apply(x, bias, y, has_vector_kernel() ? kernel_isa() : KernelIsa::kPortable);
+}
+
 torch::Tensor HalfMatrix::apply(const torch::Tensor& x, const torch::Tensor& bias,
-                                [[maybe_unused]] KernelIsa isa) const {
+                                KernelIsa isa) const {
   TORCH_CHECK(x.numel() == columns_ && bias.numel() == rows_, "HalfMatrix: size mismatch");
   const torch::Tensor input = x.contiguous();
   const torch::Tensor offset = bias.contiguous();
   torch::Tensor y = torch::empty({rows_}, torch::kFloat);
-  const float* in = input.data_ptr<float>();
-  const float* b = offset.data_ptr<float>();
-  float* out = y.data_ptr<float>();
+  apply(input.data_ptr<float>(), offset.data_ptr<float>(), y.data_ptr<float>(), isa);
+  return y;
+}
+
+// isa is unused when the vector kernels are not compiled in.
+void HalfMatrix::apply(const float* x, const float* bias, float* y,
+                       [[maybe_unused]] KernelIsa isa) const {
   at::parallel_for(0, rows_, vector_kernels::kRowsPerChunk, [&](int64_t begin, int64_t end) {
 #ifdef ATTNSCOPE_VECTOR_KERNELS
     if (isa == KernelIsa::kAvx512)
-      return rows_avx512(values_.data(), in, b, out, begin, end, columns_);
-    if (isa == KernelIsa::kAvx2) return rows_avx2(values_.data(), in, b, out, begin, end, columns_);
+      return rows_avx512(values_.data(), x, bias, y, begin, end, columns_);
+    if (isa == KernelIsa::kAvx2) return rows_avx2(values_.data(), x, bias, y, begin, end, columns_);
 #endif
-    rows_portable(values_.data(), in, b, out, begin, end, columns_);
+    rows_portable(values_.data(), x, bias, y, begin, end, columns_);
   });
-  return y;
 }
 
 }  // namespace attnscope

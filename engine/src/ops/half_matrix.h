@@ -31,9 +31,13 @@ class HalfMatrix {
   /// The same with the kernel of `isa`, or the best below it this CPU has (tests compare them).
   torch::Tensor multiply_with(KernelIsa isa, const torch::Tensor& x,
                               const torch::Tensor& bias) const;
+  /// The same on plain arrays x [columns], bias [rows], y [rows] (the decoder's step).
+  void multiply(const float* x, const float* bias, float* y) const;
+  int64_t rows() const { return rows_; }
 
  private:
   torch::Tensor apply(const torch::Tensor& x, const torch::Tensor& bias, KernelIsa isa) const;
+  void apply(const float* x, const float* bias, float* y, KernelIsa isa) const;
 
   int64_t rows_ = 0;
   int64_t columns_ = 0;

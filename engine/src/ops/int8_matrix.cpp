@@ -94,29 +94,42 @@ torch::Tensor Int8Matrix::multiply(const torch::Tensor& x, const torch::Tensor& 
   return multiply_with(KernelIsa::kAvx512, x, bias);
 }
 
-// isa is unused when the vector kernels are not compiled in.
-torch::Tensor Int8Matrix::multiply_with([[maybe_unused]] KernelIsa isa, const torch::Tensor& x,
+torch::Tensor Int8Matrix::multiply_with(KernelIsa isa, const torch::Tensor& x,
                                         const torch::Tensor& bias) const {
   TORCH_CHECK(x.numel() == columns_ && bias.numel() == rows_, "Int8Matrix: size mismatch");
   const torch::Tensor input = x.contiguous();
   const torch::Tensor offset = bias.contiguous();
   torch::Tensor y = torch::empty({rows_}, torch::kFloat);
-  const float* in = input.data_ptr<float>();
-  const float* b = offset.data_ptr<float>();
-  float* out = y.data_ptr<float>();
+  apply(isa, input.data_ptr<float>(), offset.data_ptr<float>(), y.data_ptr<float>());
+  return y;
+}
+
+void Int8Matrix::multiply(const float* x, const float* bias, float* y) const {
+  apply(KernelIsa::kAvx512, x, bias, y);
+}
+
+// isa is unused when the vector kernels are not compiled in.
+void Int8Matrix::apply([[maybe_unused]] KernelIsa isa, const float* x, const float* bias,
+                       float* y) const {
 #ifdef ATTNSCOPE_VECTOR_KERNELS
   const KernelIsa path = std::min(isa, kernel_isa());
 #endif
   at::parallel_for(0, rows_, vector_kernels::kRowsPerChunk, [&](int64_t begin, int64_t end) {
 #ifdef ATTNSCOPE_VECTOR_KERNELS
     if (path == KernelIsa::kAvx512)
-      return rows_avx512(values_.data(), scales_.data(), in, b, out, begin, end, columns_);
+      return rows_avx512(values_.data(), scales_.data(), x, bias, y, begin, end, columns_);
     if (path == KernelIsa::kAvx2)
-      return rows_avx2(values_.data(), scales_.data(), in, b, out, begin, end, columns_);
+      return rows_avx2(values_.data(), scales_.data(), x, bias, y, begin, end, columns_);
 #endif
-    rows_portable(values_.data(), scales_.data(), in, b, out, begin, end, columns_);
+    rows_portable(values_.data(), scales_.data(), x, bias, y, begin, end, columns_);
   });
-  return y;
+}
+
+float Int8Matrix::exact_dot(int64_t row, const float* x) const {
+  const float* w = exact_.data_ptr<float>() + row * columns_;
+  float total = 0.0f;
+  for (int64_t k = 0; k < columns_; ++k) total += w[k] * x[k];
+  return total;
 }
 
 torch::Tensor Int8Matrix::multiply_rows_exactly(const torch::Tensor& rows, const torch::Tensor& x,

@@ -29,12 +29,18 @@ class Int8Matrix {
   /// bias[rows] + W[rows] x with the unrounded weights, for a few rows: the decoder computes its
   /// largest logits again with them, so rounding cannot change which token ranks first unless it
   /// moved the true first below those few.
+  /// multiply() on plain arrays x [columns], bias [rows], y [rows] (the decoder's step).
+  void multiply(const float* x, const float* bias, float* y) const;
+  /// Row `row` of the unrounded weights times x [columns] (no bias).
+  float exact_dot(int64_t row, const float* x) const;
   torch::Tensor multiply_rows_exactly(const torch::Tensor& rows, const torch::Tensor& x,
                                       const torch::Tensor& bias) const;
   /// The weights as the kernels see them, float32 [rows, columns] (tests).
   torch::Tensor dequantized() const;
 
  private:
+  void apply(KernelIsa isa, const float* x, const float* bias, float* y) const;
+
   int64_t rows_ = 0;
   int64_t columns_ = 0;
   std::vector<int8_t> values_;  // row-major
