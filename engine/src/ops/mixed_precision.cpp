@@ -32,7 +32,9 @@ torch::Tensor product_operand(const torch::Tensor& tensor, int64_t rows, double 
   }
   // Scaled in float32 and rounded once. (One pass with a bfloat16 output, mul_out, measured
   // 3x slower: a mixed-type loop that does not vectorize.)
-  const torch::Tensor rounded = (scale == 1.0 ? tensor : tensor * scale).to(torch::kBFloat16);
+  // Dense: oneDNN's AMX kernels take no row stride but the matrix's own width.
+  const torch::Tensor rounded =
+      (scale == 1.0 ? tensor : tensor * scale).to(torch::kBFloat16).contiguous();
   if (rows == tensor.size(0)) return rounded;
   return torch::cat(
       {rounded, torch::zeros({rows - tensor.size(0), tensor.size(1)}, rounded.options())});
