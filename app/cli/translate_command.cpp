@@ -306,9 +306,7 @@ Action add_translate_command(CLI::App& app) {
       ->check(CLI::Range(1, 4096));
   app.add_option_function<std::string>(
          "--output-weights",
-         [o](const std::string& value) {
-           o->output_weights = value == "int8" ? OutputWeights::kInt8 : OutputWeights::kAsStored;
-         },
+         [o](const std::string& value) { o->output_weights = parse_output_weights(value); },
          "stored: the output layer as the model file stores it (default); int8: rounded to 8-bit "
          "integers, half the bytes a greedy step reads (each sentence decoded alone; beam "
          "search uses them on its first step only)")

@@ -37,5 +37,21 @@ TEST(CpuDispatch, AutoChoosesBfloat16WhereItIsNative) {
   }
 }
 
+TEST(CpuDispatch, OutputWeightsAreParsedAndAnUnknownNameIsRefused) {
+  EXPECT_EQ(parse_output_weights("stored"), OutputWeights::kAsStored);
+  EXPECT_EQ(parse_output_weights("int8"), OutputWeights::kInt8);
+  // A library caller's typo is refused, not taken for the stored weights.
+  try {
+    parse_output_weights("int4");
+    ADD_FAILURE() << "int4 accepted";
+  } catch (const SettingError& e) {
+    EXPECT_EQ(e.setting(), "output_weights");
+    EXPECT_NE(std::string(e.what()).find("'int4'"), std::string::npos) << e.what();
+  }
+  // The VNNI path needs the AVX-512 kernels and the CPU's VNNI.
+  EXPECT_TRUE(!has_int8_dot_products() ||
+              (kernel_isa() == KernelIsa::kAvx512 && cpu_features().avx512_vnni));
+}
+
 }  // namespace
 }  // namespace attnscope

@@ -65,4 +65,7 @@ const char* precision_name(Precision precision);
 /// (half the bytes to read per token; the translations may differ).
 enum class OutputWeights { kAsStored, kInt8 };
 
+/// "stored" or "int8"; throws std::invalid_argument naming the value otherwise.
+OutputWeights parse_output_weights(const std::string& name);
+
 }  // namespace attnscope

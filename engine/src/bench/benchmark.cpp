@@ -49,7 +49,8 @@ void validate(const BenchOptions& o) {
   if (o.decode_steps < 1)
     ATTNSCOPE_THROW_SETTING("decode_steps", "the number of decoding steps must be at least 1");
   if (o.threads < 0) ATTNSCOPE_THROW_SETTING("threads", "the thread count must not be negative");
-  parse_precision(o.precision);  // throws for an unknown name
+  parse_precision(o.precision);  // each throws for an unknown name
+  parse_output_weights(o.output_weights);
 }
 
 std::string corpus_file(const BenchOptions& o, const char* name) {
@@ -217,8 +218,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
       torch::NoGradGuard no_grad;
       for (auto& p : model->parameters()) p.copy_(p.to(torch::kHalf).to(torch::kFloat));
     }
-    model->prepare_inference(options.output_weights == "int8" ? OutputWeights::kInt8
-                                                              : OutputWeights::kAsStored);
+    model->prepare_inference(parse_output_weights(options.output_weights));
     result.output_weights = options.output_weights;
     c10::InferenceMode inference;
     start = Clock::now();

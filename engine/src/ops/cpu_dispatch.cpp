@@ -124,6 +124,12 @@ Precision parse_precision(const std::string& name) {
   ATTNSCOPE_THROW_SETTING("precision", "unknown precision '", name, "' (auto, fp32, bf16)");
 }
 
+OutputWeights parse_output_weights(const std::string& name) {
+  if (name == "stored") return OutputWeights::kAsStored;
+  if (name == "int8") return OutputWeights::kInt8;
+  ATTNSCOPE_THROW_SETTING("output_weights", "unknown output weights '", name, "' (stored, int8)");
+}
+
 const char* precision_name(Precision precision) {
   return precision == Precision::kBFloat16 ? "bf16" : "fp32";
 }
