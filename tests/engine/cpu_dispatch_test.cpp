@@ -22,32 +22,32 @@ TEST(CpuDispatch, ThePathIsOneTheCpuHas) {
   EXPECT_NE(kernel_isa_summary().find(kernel_isa_name(isa)), std::string::npos);
 }
 
+// `parse` must throw a SettingError for `setting` that names `value`.
+template <typename Parse>
+void expect_refused(Parse parse, const std::string& setting, const std::string& value) {
+  try {
+    parse();
+    ADD_FAILURE() << value << " accepted";
+  } catch (const SettingError& e) {
+    EXPECT_EQ(e.setting(), setting);
+    EXPECT_NE(std::string(e.what()).find("'" + value + "'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CpuDispatch, AutoChoosesBfloat16WhereItIsNative) {
   EXPECT_EQ(parse_precision("auto"),
             has_native_bfloat16() ? Precision::kBFloat16 : Precision::kFloat32);
   EXPECT_EQ(parse_precision("fp32"), Precision::kFloat32);
   EXPECT_EQ(parse_precision("bf16"), Precision::kBFloat16);
   EXPECT_STREQ(precision_name(parse_precision("bf16")), "bf16");
-  try {
-    parse_precision("fp16");
-    ADD_FAILURE() << "fp16 accepted";
-  } catch (const SettingError& e) {
-    EXPECT_EQ(e.setting(), "precision");
-    EXPECT_NE(std::string(e.what()).find("'fp16'"), std::string::npos) << e.what();
-  }
+  expect_refused([] { parse_precision("fp16"); }, "precision", "fp16");
 }
 
 TEST(CpuDispatch, OutputWeightsAreParsedAndAnUnknownNameIsRefused) {
   EXPECT_EQ(parse_output_weights("stored"), OutputWeights::kAsStored);
   EXPECT_EQ(parse_output_weights("int8"), OutputWeights::kInt8);
   // A library caller's typo is refused, not taken for the stored weights.
-  try {
-    parse_output_weights("int4");
-    ADD_FAILURE() << "int4 accepted";
-  } catch (const SettingError& e) {
-    EXPECT_EQ(e.setting(), "output_weights");
-    EXPECT_NE(std::string(e.what()).find("'int4'"), std::string::npos) << e.what();
-  }
+  expect_refused([] { parse_output_weights("int4"); }, "output_weights", "int4");
   // The VNNI path needs the AVX-512 kernels and the CPU's VNNI.
   EXPECT_TRUE(!has_int8_dot_products() ||
               (kernel_isa() == KernelIsa::kAvx512 && cpu_features().avx512_vnni));
