@@ -38,6 +38,8 @@ TEST(StepKernels, WeightedRowsAndTanhAreTheirTorchOperations) {
   step_kernels::add_weighted_rows(floats_of(weights), floats_of(rows), 5, 19,
                                   out.data_ptr<float>());
   EXPECT_TRUE(torch::allclose(out, 1 + torch::mv(rows.t(), weights), 1e-6, 1e-6));
+  EXPECT_NEAR(step_kernels::dot(floats_of(rows[1]), floats_of(rows[2]), 19),
+              torch::dot(rows[1], rows[2]).item<float>(), 1e-5);
   torch::Tensor values = torch::randn({23}) * 3;
   const torch::Tensor expected = torch::tanh(values);
   step_kernels::tanh_in_place(values.data_ptr<float>(), 23);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/step_kernels.h"
 #include "ops/vector_kernels.h"
 
 namespace attnscope {
@@ -126,15 +127,7 @@ void Int8Matrix::apply([[maybe_unused]] KernelIsa isa, const float* x, const flo
 }
 
 float Int8Matrix::exact_dot(int64_t row, const float* x) const {
-  const float* w = exact_.data_ptr<float>() + row * columns_;
-  float total = 0.0f;
-  for (int64_t k = 0; k < columns_; ++k) total += w[k] * x[k];
-  return total;
-}
-
-torch::Tensor Int8Matrix::multiply_rows_exactly(const torch::Tensor& rows, const torch::Tensor& x,
-                                                const torch::Tensor& bias) const {
-  return torch::addmv(bias.index_select(0, rows), exact_.index_select(0, rows), x);
+  return step_kernels::dot(exact_.data_ptr<float>() + row * columns_, x, columns_);
 }
 
 torch::Tensor Int8Matrix::dequantized() const {

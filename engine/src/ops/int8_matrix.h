@@ -26,15 +26,12 @@ class Int8Matrix {
   /// The same with the kernel of `isa`, or the best below it this CPU has (tests compare them).
   torch::Tensor multiply_with(KernelIsa isa, const torch::Tensor& x,
                               const torch::Tensor& bias) const;
-  /// bias[rows] + W[rows] x with the unrounded weights, for a few rows: the decoder computes its
-  /// largest logits again with them, so rounding cannot change which token ranks first unless it
-  /// moved the true first below those few.
   /// multiply() on plain arrays x [columns], bias [rows], y [rows] (the decoder's step).
   void multiply(const float* x, const float* bias, float* y) const;
-  /// Row `row` of the unrounded weights times x [columns] (no bias).
+  /// Row `row` of the unrounded weights times x [columns] (no bias). The decoder computes its
+  /// largest logits again with it, so rounding cannot change which token ranks first unless it
+  /// moved the true first below those few.
   float exact_dot(int64_t row, const float* x) const;
-  torch::Tensor multiply_rows_exactly(const torch::Tensor& rows, const torch::Tensor& x,
-                                      const torch::Tensor& bias) const;
   /// The weights as the kernels see them, float32 [rows, columns] (tests).
   torch::Tensor dequantized() const;
 

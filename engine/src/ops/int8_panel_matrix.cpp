@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "attnscope/cpu_dispatch.h"
+#include "ops/step_kernels.h"
 #include "ops/vector_kernels.h"
 
 namespace attnscope {
@@ -183,10 +184,7 @@ torch::Tensor Int8PanelMatrix::multiply(const torch::Tensor& x) const {
 }
 
 float Int8PanelMatrix::exact_dot(int64_t row, const float* x) const {
-  const float* w = exact_.data_ptr<float>() + row * columns_;
-  float total = 0.0f;
-  for (int64_t k = 0; k < columns_; ++k) total += w[k] * x[k];
-  return total;
+  return step_kernels::dot(exact_.data_ptr<float>() + row * columns_, x, columns_);
 }
 
 }  // namespace attnscope

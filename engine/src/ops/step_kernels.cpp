@@ -30,6 +30,12 @@ void add_weighted_rows(const float* weights, const float* rows, int64_t count, i
   }
 }
 
+float dot(const float* a, const float* b, int64_t count) {
+  float total = 0.0f;
+  for (int64_t i = 0; i < count; ++i) total += a[i] * b[i];
+  return total;
+}
+
 void tanh_in_place(float* values, int64_t count) {
   for (int64_t i = 0; i < count; ++i) values[i] = std::tanh(values[i]);
 }

@@ -26,6 +26,9 @@ void gru_update(const float* input_gates, const float* hidden_gates, const float
 void add_weighted_rows(const float* weights, const float* rows, int64_t count, int64_t width,
                        float* out);
 
+/// Σᵢ a[i] · b[i] for i < count.
+float dot(const float* a, const float* b, int64_t count);
+
 /// values[i] = tanh(values[i]).
 void tanh_in_place(float* values, int64_t count);
 
