@@ -9,6 +9,7 @@
 #include "ops/dropout.h"
 #include "ops/gru_cell.h"
 #include "ops/linear_cross_entropy.h"
+#include "ops/mixed_precision.h"
 #include "ops/step_kernels.h"
 
 namespace attnscope {
@@ -83,7 +84,7 @@ DecoderContext DecoderImpl::prepare(const torch::Tensor& encoder_states,
   const torch::Tensor states = fixed ? final_states(encoder_states, encoder_mask) : encoder_states;
   const torch::Tensor mask = fixed ? torch::ones({states.size(0), 1}, torch::kBool) : encoder_mask;
   DecoderContext context{states, attention_->keys(states), mask,
-                         torch::matmul(states, context_input_weight().t()), torch::Tensor()};
+                         mixed_linear(states, context_input_weight(), {}), torch::Tensor()};
   if (context_output_weight_t_.defined() && states.size(0) == 1 && !torch::GradMode::is_enabled())
     context.context_logits = int8_context_ ? int8_context_->multiply(states[0])
                                            : torch::mm(states[0], context_output_weight_t_);
@@ -368,7 +369,7 @@ DecoderImpl::TeacherForcedSteps DecoderImpl::run_teacher_forced(const DecoderCon
                                                                 const torch::Tensor& inputs) {
   const torch::Tensor embedded = apply_dropout(embedding_(inputs), config_.dropout, is_training());
   const torch::Tensor embedding_gates =
-      torch::matmul(embedded, embedding_input_weight().t()) + embedding_input_bias();  // [B,T,3H]
+      mixed_linear(embedded, embedding_input_weight(), embedding_input_bias());  // [B,T,3H]
   const int64_t steps = inputs.size(1);
   // One tensor per step: selecting step t of the whole tensor instead would make backward
   // build and sum a zero-padded full-size gradient for every step.

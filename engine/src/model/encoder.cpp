@@ -6,6 +6,7 @@
 #include "ops/gru_cell.h"
 #include "ops/gru_math.h"
 #include "ops/gru_tangent.h"
+#include "ops/mixed_precision.h"
 
 namespace attnscope {
 
@@ -60,7 +61,7 @@ torch::Tensor EncoderImpl::run_batch_direction(const torch::Tensor& embedded,
   // The input's share of the gates for every position in one matrix product, where torch's
   // GRU on packed sequences makes one small product per step.
   const torch::Tensor input_gates =
-      torch::matmul(embedded, params["weight_ih" + suffix].t()) + params["bias_ih" + suffix];
+      mixed_linear(embedded, params["weight_ih" + suffix], params["bias_ih" + suffix]);
   const std::vector<torch::Tensor> step_gates = input_gates.unbind(1);
   const std::vector<torch::Tensor> step_real =
       real.defined() ? real.unsqueeze(2).unbind(1) : std::vector<torch::Tensor>();

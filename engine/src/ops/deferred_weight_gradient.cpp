@@ -6,6 +6,7 @@ namespace attnscope {
 
 struct DeferWeightGradients::Weight {
   torch::Tensor weight;
+  torch::Tensor operand;  // in bfloat16 the weight rounded once for all the steps, else undefined
   std::vector<torch::Tensor> inputs, output_gradients;  // one per step, in step order
 };
 
@@ -13,6 +14,10 @@ namespace {
 
 // The weights of the DeferWeightGradients alive on this thread, if any.
 thread_local std::vector<std::shared_ptr<DeferWeightGradients::Weight>>* active_weights = nullptr;
+
+// A step's rows are its batch's: few shapes, so a smaller padding than product_rows()'s default
+// (oneDNN's tiles have 16 rows) wastes less on the ~32 rows of a worker's share.
+constexpr int64_t kStepRowMultiple = 16;
 
 }  // namespace
 
@@ -28,18 +33,23 @@ torch::Tensor recurrent_product(const torch::Tensor& input, const torch::Tensor&
   auto product = [&](const torch::Tensor& w) {
     return bias.defined() ? torch::addmm(bias, input, w.t()) : torch::mm(input, w.t());
   };
-  if (active_weights == nullptr || !torch::GradMode::is_enabled() || !weight.requires_grad())
-    return product(weight);
+  if (!torch::GradMode::is_enabled()) return product(weight);
+  const bool bfloat16 = matmul_precision() == Precision::kBFloat16;
+  if (active_weights == nullptr || !weight.requires_grad())
+    return bfloat16 ? mixed_linear(input, weight, bias, {}, kStepRowMultiple) : product(weight);
   std::shared_ptr<DeferWeightGradients::Weight> entry;
   for (const auto& w : *active_weights)
     if (w->weight.unsafeGetTensorImpl() == weight.unsafeGetTensorImpl()) entry = w;
   if (!entry) {
     entry = std::make_shared<DeferWeightGradients::Weight>();
     entry->weight = weight;
+    if (bfloat16) entry->operand = product_operand(weight.detach(), weight.size(0));
     active_weights->push_back(entry);
   }
   // The input and bias keep their gradients through autograd; the weight's waits for the hook.
-  torch::Tensor output = product(weight.detach());
+  torch::Tensor output =
+      bfloat16 ? mixed_linear(input, weight.detach(), bias, entry->operand, kStepRowMultiple)
+               : product(weight.detach());
   const size_t step = entry->inputs.size();
   entry->inputs.push_back(input.detach());
   entry->output_gradients.emplace_back();

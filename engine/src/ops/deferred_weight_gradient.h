@@ -14,8 +14,9 @@
 
 namespace attnscope {
 
-/// bias + input · weightᵀ (no bias when it is undefined), differentiable in all three; see
-/// above for what changes while a DeferWeightGradients is alive on this thread.
+/// bias + input · weightᵀ (no bias when it is undefined) in the thread's precision
+/// (mixed_precision.h), differentiable in all three; see above for what changes while a
+/// DeferWeightGradients is alive on this thread.
 torch::Tensor recurrent_product(const torch::Tensor& input, const torch::Tensor& weight,
                                 const torch::Tensor& bias);
 

@@ -33,9 +33,9 @@ class MatmulPrecisionScope {
 /// The calling thread's precision (float32 outside every scope).
 Precision matmul_precision();
 
-/// How many rows an operand of `rows` rows gets: rounded up to a multiple of 64 in bfloat16,
-/// `rows` itself in float32.
-int64_t product_rows(int64_t rows);
+/// How many rows an operand of `rows` rows gets: rounded up to a multiple of `multiple` (64
+/// unless given) in bfloat16, `rows` itself in float32.
+int64_t product_rows(int64_t rows, int64_t multiple = 64);
 
 /// `tensor` [R,C] times `scale` as the thread's products take it: in float32 the tensor itself
 /// (scaled); in bfloat16 a rounded copy of `rows` ≥ R rows, the rows beyond R zero. For an
@@ -48,5 +48,15 @@ torch::Tensor mixed_mm(const torch::Tensor& a, const torch::Tensor& b);
 /// out = alpha · (a · b)'s first out.size(0) rows (out float32, its old contents ignored).
 void mixed_mm_out(torch::Tensor out, const torch::Tensor& a, const torch::Tensor& b,
                   double alpha = 1.0);
+
+/// bias + input · weightᵀ for input [..., K], weight [N,K] and bias [N] (or undefined: none),
+/// differentiable in all three. In float32 torch's own matmul. In bfloat16 one autograd node
+/// whose three products (forward; backward, the input's and the weight's gradients) take
+/// bfloat16 operands, the input's rows padded to a multiple of `row_multiple` (product_rows).
+/// weight_operand: product_operand(weight, N), when several products share one weight (a
+/// recurrence's steps); undefined: made here.
+torch::Tensor mixed_linear(const torch::Tensor& input, const torch::Tensor& weight,
+                           const torch::Tensor& bias, const torch::Tensor& weight_operand = {},
+                           int64_t row_multiple = 64);
 
 }  // namespace attnscope

@@ -1,6 +1,7 @@
 #include "model/score/additive_score.h"
 
 #include "ops/deferred_weight_gradient.h"
+#include "ops/mixed_precision.h"
 
 namespace attnscope {
 
@@ -15,7 +16,7 @@ AdditiveScore::AdditiveScore(const ScoreDimensions& dims) {
 }
 
 torch::Tensor AdditiveScore::keys(const torch::Tensor& encoder_states) {
-  return key_weight_(encoder_states);
+  return mixed_linear(encoder_states, key_weight_->weight, {});
 }
 
 torch::Tensor AdditiveScore::scores(const torch::Tensor& keys, const torch::Tensor& query) {

@@ -1,5 +1,7 @@
 #include "model/score/general_score.h"
 
+#include "ops/mixed_precision.h"
+
 namespace attnscope {
 
 GeneralScore::GeneralScore(const ScoreDimensions& dims) {
@@ -10,7 +12,7 @@ GeneralScore::GeneralScore(const ScoreDimensions& dims) {
 
 // sᵀ(Wh): W h is computed once per source, so each step costs one dot product per position.
 torch::Tensor GeneralScore::keys(const torch::Tensor& encoder_states) {
-  return weight_(encoder_states);
+  return mixed_linear(encoder_states, weight_->weight, {});
 }
 
 torch::Tensor GeneralScore::scores(const torch::Tensor& keys, const torch::Tensor& query) {
