@@ -1,13 +1,14 @@
 // mixed_linear() and recurrent_product() in both precisions (mixed_precision.h,
 // deferred_weight_gradient.h): float32 is torch's own arithmetic; bfloat16 is the same value and
 // gradients up to the rounding of the products' operands to 8 bits of mantissa.
+#include "ops/mixed_precision.h"
+
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <vector>
 
 #include "ops/deferred_weight_gradient.h"
-#include "ops/mixed_precision.h"
 
 namespace attnscope {
 namespace {

@@ -1,15 +1,56 @@
 #include "ops/mixed_precision.h"
 
+#include "ops/bfloat16_conversion.h"
+
 namespace attnscope {
 namespace {
+
+using torch::Tensor;
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
 
 thread_local Precision current = Precision::kFloat32;
 
 bool bfloat16() { return current == Precision::kBFloat16; }
 
-using torch::Tensor;
-using torch::autograd::AutogradContext;
-using torch::autograd::variable_list;
+// `tensor` [R,C] (float32) times `scale`, rounded into a dense bfloat16 [rows,C] whose rows
+// past R are zero: one pass (bfloat16_conversion.h). Dense, because oneDNN's AMX kernels take no
+// row stride but the matrix's own width.
+Tensor rounded(const Tensor& tensor, int64_t rows, double scale) {
+  const Tensor source = tensor.scalar_type() == torch::kFloat && tensor.stride(1) == 1
+                            ? tensor
+                            : tensor.to(torch::kFloat).contiguous();
+  const int64_t R = source.size(0), C = source.size(1);
+  Tensor out = torch::empty({rows, C}, torch::kBFloat16);
+  round_to_bfloat16(source.data_ptr<float>(), source.stride(0), R, C, static_cast<float>(scale),
+                    reinterpret_cast<uint16_t*>(out.data_ptr()));
+  if (rows > R) out.narrow(0, R, rows - R).zero_();
+  return out;
+}
+
+// An operand as bfloat16: itself when it is already (a product_operand()), else rounded.
+Tensor as_bfloat16(const Tensor& operand) {
+  return operand.scalar_type() == torch::kBFloat16 ? operand
+                                                   : rounded(operand, operand.size(0), 1.0);
+}
+
+// out = alpha · the first out.size(0) rows of a bfloat16 product (dense, as torch::mm makes it).
+void widen_into(Tensor& out, const Tensor& product, double alpha) {
+  TORCH_CHECK(out.scalar_type() == torch::kFloat && (out.size(1) <= 1 || out.stride(1) == 1),
+              "mixed precision: a float32 output with rows of adjacent elements expected");
+  TORCH_CHECK(
+      product.is_contiguous() && product.size(1) == out.size(1) && product.size(0) >= out.size(0),
+      "mixed precision: the product does not fit its output");
+  widen_from_bfloat16(reinterpret_cast<const uint16_t*>(product.data_ptr()), out.size(0),
+                      out.size(1), static_cast<float>(alpha), out.data_ptr<float>(), out.stride(0));
+}
+
+// The first `rows` rows of a bfloat16 product as a new float32 matrix.
+Tensor widened(const Tensor& product, int64_t rows) {
+  Tensor out = torch::empty({rows, product.size(1)}, torch::kFloat);
+  widen_into(out, product, 1.0);
+  return out;
+}
 
 // mixed_linear() in bfloat16. The operands are kept in bfloat16 for backward: its products take
 // them again, and they are half the bytes.
@@ -20,7 +61,7 @@ class BFloat16Linear : public torch::autograd::Function<BFloat16Linear> {
                         int64_t row_multiple) {
     const int64_t M = input.size(0), rows = product_rows(M, row_multiple);
     const Tensor input_operand = product_operand(input, rows);
-    Tensor output = torch::mm(input_operand, weight_operand.t()).narrow(0, 0, M).to(torch::kFloat);
+    Tensor output = widened(torch::mm(input_operand, weight_operand.t()), M);
     if (bias) output.add_(*bias);
     ctx->saved_data["weight_operand"] = weight_operand;
     if (weight.requires_grad()) ctx->saved_data["input_operand"] = input_operand;
@@ -35,11 +76,12 @@ class BFloat16Linear : public torch::autograd::Function<BFloat16Linear> {
     Tensor grad_input, grad_weight, grad_bias;
     if (ctx->needs_input_grad(0)) {
       const Tensor weight_operand = ctx->saved_data["weight_operand"].toTensor();
-      grad_input = torch::mm(grad_operand, weight_operand).narrow(0, 0, M).to(torch::kFloat);
+      grad_input = widened(torch::mm(grad_operand, weight_operand), M);
     }
     if (ctx->needs_input_grad(1)) {
       const Tensor input_operand = ctx->saved_data["input_operand"].toTensor();
-      grad_weight = torch::mm(grad_operand.t(), input_operand).to(torch::kFloat);
+      const Tensor product = torch::mm(grad_operand.t(), input_operand);
+      grad_weight = widened(product, product.size(0));
     }
     if (ctx->needs_input_grad(2)) grad_bias = grad.sum(0);
     return {grad_input, grad_weight, grad_bias, Tensor(), Tensor()};
@@ -67,19 +109,12 @@ torch::Tensor product_operand(const torch::Tensor& tensor, int64_t rows, double 
     TORCH_CHECK(rows == tensor.size(0), "product_operand: float32 operands are not padded");
     return scale == 1.0 ? tensor : tensor * scale;
   }
-  // Scaled in float32 and rounded once. (One pass with a bfloat16 output, mul_out, measured
-  // 3x slower: a mixed-type loop that does not vectorize.)
-  // Dense: oneDNN's AMX kernels take no row stride but the matrix's own width.
-  const torch::Tensor rounded =
-      (scale == 1.0 ? tensor : tensor * scale).to(torch::kBFloat16).contiguous();
-  if (rows == tensor.size(0)) return rounded;
-  return torch::cat(
-      {rounded, torch::zeros({rows - tensor.size(0), tensor.size(1)}, rounded.options())});
+  return rounded(tensor, rows, scale);
 }
 
 torch::Tensor mixed_mm(const torch::Tensor& a, const torch::Tensor& b) {
   if (!bfloat16()) return torch::mm(a, b);
-  return torch::mm(a.to(torch::kBFloat16), b.to(torch::kBFloat16)).to(torch::kFloat);
+  return widened(torch::mm(as_bfloat16(a), as_bfloat16(b)), a.size(0));
 }
 
 void mixed_mm_out(torch::Tensor out, const torch::Tensor& a, const torch::Tensor& b, double alpha) {
@@ -87,8 +122,7 @@ void mixed_mm_out(torch::Tensor out, const torch::Tensor& a, const torch::Tensor
     torch::addmm_out(out, out, a, b, /*beta=*/0.0, alpha);
     return;
   }
-  out.copy_(torch::mm(a.to(torch::kBFloat16), b.to(torch::kBFloat16)).narrow(0, 0, out.size(0)));
-  if (alpha != 1.0) out.mul_(alpha);
+  widen_into(out, torch::mm(as_bfloat16(a), as_bfloat16(b)), alpha);
 }
 
 torch::Tensor mixed_linear(const torch::Tensor& input, const torch::Tensor& weight,

@@ -23,6 +23,10 @@ AllocatorTuning::AllocatorTuning() {
   // heaps for the next batch.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  // A worker thread's arena grows in heaps of up to 64 MiB, and glibc unmaps a heap as soon as
+  // its memory is all free again, whatever the trim threshold, unless the top pad asks to keep
+  // that much: without it each batch mapped, faulted in and zeroed its workers' heaps anew.
+  mallopt(M_TOP_PAD, 64 << 20);
 #endif
 }
 
@@ -42,6 +46,7 @@ AllocatorTuning::~AllocatorTuning() {
   // either way, measured alternately in one process).
   mallopt(M_MMAP_THRESHOLD, 128 << 10);
   mallopt(M_TRIM_THRESHOLD, 128 << 10);
+  mallopt(M_TOP_PAD, 128 << 10);
   malloc_trim(0);
 #endif
 }
