@@ -125,6 +125,18 @@ void mixed_mm_out(torch::Tensor out, const torch::Tensor& a, const torch::Tensor
   widen_into(out, torch::mm(as_bfloat16(a), as_bfloat16(b)), alpha);
 }
 
+torch::Tensor raw_product(const torch::Tensor& a, const torch::Tensor& b) {
+  return bfloat16() ? torch::mm(as_bfloat16(a), as_bfloat16(b)) : torch::mm(a, b);
+}
+
+void copy_product_rows(torch::Tensor out, const torch::Tensor& product, int64_t first_row) {
+  const torch::Tensor rows = product.narrow(0, first_row, out.size(0));
+  if (product.scalar_type() == torch::kBFloat16)
+    widen_into(out, rows, 1.0);
+  else if (!out.is_same(rows) && out.data_ptr() != rows.data_ptr())
+    out.copy_(rows);
+}
+
 torch::Tensor mixed_linear(const torch::Tensor& input, const torch::Tensor& weight,
                            const torch::Tensor& bias, const torch::Tensor& weight_operand,
                            int64_t row_multiple) {

@@ -49,6 +49,14 @@ torch::Tensor mixed_mm(const torch::Tensor& a, const torch::Tensor& b);
 void mixed_mm_out(torch::Tensor out, const torch::Tensor& a, const torch::Tensor& b,
                   double alpha = 1.0);
 
+/// a · b as the thread's precision makes it: float32, or in bfloat16 the product's own
+/// bfloat16 matrix, not yet widened (for a caller that widens it piece by piece, in cache).
+torch::Tensor raw_product(const torch::Tensor& a, const torch::Tensor& b);
+
+/// out [R,C] (float32, rows of adjacent elements) = rows first_row … first_row + R − 1 of a
+/// raw_product(); nothing to do when out is those very rows of a float32 product.
+void copy_product_rows(torch::Tensor out, const torch::Tensor& product, int64_t first_row);
+
 /// bias + input · weightᵀ for input [..., K], weight [N,K] and bias [N] (or undefined: none),
 /// differentiable in all three. In float32 torch's own matmul. In bfloat16 one autograd node
 /// whose three products (forward; backward, the input's and the weight's gradients) take
