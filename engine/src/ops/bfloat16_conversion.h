@@ -20,7 +20,7 @@ void round_to_bfloat16(const float* in, int64_t in_stride, int64_t rows, int64_t
                        float scale, uint16_t* out, KernelIsa isa = kernel_isa());
 
 /// out[r·out_stride + c] = scale · float(in[r·columns + c]) for r < rows, c < columns.
-void widen_from_bfloat16(const uint16_t* in, int64_t rows, int64_t columns, float scale,
-                         float* out, int64_t out_stride, KernelIsa isa = kernel_isa());
+void widen_from_bfloat16(const uint16_t* in, int64_t rows, int64_t columns, float scale, float* out,
+                         int64_t out_stride, KernelIsa isa = kernel_isa());
 
 }  // namespace attnscope
