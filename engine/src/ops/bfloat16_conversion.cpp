@@ -27,6 +27,15 @@ void widen_row_portable(const uint16_t* in, int64_t n, float scale, float* out) 
     out[c] = scale == 1.0f ? widen_one(in[c]) : widen_one(in[c]) * scale;
 }
 
+void add_row_portable(const std::vector<const uint16_t*>& parts, int64_t offset, int64_t n,
+                      float* out, bool accumulate) {
+  for (int64_t c = 0; c < n; ++c) {
+    float sum = accumulate ? out[c] : 0.0f;
+    for (const uint16_t* part : parts) sum += widen_one(part[offset + c]);
+    out[c] = sum;
+  }
+}
+
 #ifdef ATTNSCOPE_VECTOR_KERNELS
 // All 16 lanes: the zero-masked forms of the shifts and conversions below are the same
 // instructions, without the undefined pass-through operand GCC 12's headers warn about.
@@ -70,6 +79,21 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void widen_row_avx512(const
   }
   widen_row_portable(in + c, n - c, scale, out + c);
 }
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(
+    const std::vector<const uint16_t*>& parts, int64_t offset, int64_t n, float* out,
+    bool accumulate) {
+  int64_t c = 0;
+  for (; c + 16 <= n; c += 16) {
+    __m512 sum = accumulate ? _mm512_loadu_ps(out + c) : _mm512_setzero_ps();
+    for (const uint16_t* part : parts) {
+      const __m512i wide = _mm512_maskz_cvtepu16_epi32(
+          kAll, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(part + offset + c)));
+      sum = _mm512_add_ps(sum, _mm512_castsi512_ps(_mm512_maskz_slli_epi32(kAll, wide, 16)));
+    }
+    _mm512_storeu_ps(out + c, sum);
+  }
+  add_row_portable(parts, offset + c, n - c, out + c, accumulate);
+}
 #endif  // ATTNSCOPE_VECTOR_KERNELS
 
 // The row loops for `isa`, as far as this CPU and build have it (kernel_isa(), which
@@ -92,6 +116,15 @@ WidenRow widen_row([[maybe_unused]] KernelIsa isa) {
   return widen_row_portable;
 }
 
+using AddRow = void (*)(const std::vector<const uint16_t*>&, int64_t, int64_t, float*, bool);
+
+AddRow add_row([[maybe_unused]] KernelIsa isa) {
+#ifdef ATTNSCOPE_VECTOR_KERNELS
+  if (std::min(isa, kernel_isa()) == KernelIsa::kAvx512) return add_row_avx512;
+#endif
+  return add_row_portable;
+}
+
 }  // namespace
 
 void round_to_bfloat16(const float* in, int64_t in_stride, int64_t rows, int64_t columns,
@@ -111,6 +144,16 @@ void widen_from_bfloat16(const uint16_t* in, int64_t rows, int64_t columns, floa
   at::parallel_for(0, rows, rows_per_chunk(columns), [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r)
       widen(in + r * columns, columns, scale, out + r * out_stride);
+  });
+}
+
+void add_bfloat16_rows(const std::vector<const uint16_t*>& parts, int64_t rows, int64_t columns,
+                       float* out, int64_t out_stride, bool accumulate, KernelIsa isa) {
+  if (rows <= 0 || columns <= 0) return;
+  const AddRow add = add_row(isa);
+  at::parallel_for(0, rows, rows_per_chunk(columns), [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r)
+      add(parts, r * columns, columns, out + r * out_stride, accumulate);
   });
 }
 

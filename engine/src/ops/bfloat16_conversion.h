@@ -9,6 +9,7 @@
 // where the CPU has AVX-512 (kernel_isa()), with torch's own rounding (to nearest, ties to
 // even), so the results are the same bits as `.to(torch::kBFloat16)`'s (a NaN stays a NaN).
 #include <cstdint>
+#include <vector>
 
 #include "attnscope/cpu_dispatch.h"
 
@@ -22,5 +23,11 @@ void round_to_bfloat16(const float* in, int64_t in_stride, int64_t rows, int64_t
 /// out[r·out_stride + c] = scale · float(in[r·columns + c]) for r < rows, c < columns.
 void widen_from_bfloat16(const uint16_t* in, int64_t rows, int64_t columns, float scale, float* out,
                          int64_t out_stride, KernelIsa isa = kernel_isa());
+
+/// out[r·out_stride + c] = Σₖ float(parts[k][r·columns + c]) in the order given, plus out's
+/// own value first when `accumulate`: a sum of bfloat16 matrices in float32 in one pass.
+void add_bfloat16_rows(const std::vector<const uint16_t*>& parts, int64_t rows, int64_t columns,
+                       float* out, int64_t out_stride, bool accumulate,
+                       KernelIsa isa = kernel_isa());
 
 }  // namespace attnscope

@@ -4,6 +4,7 @@
 
 #include "ops/bfloat16_conversion.h"
 #include "ops/mixed_precision.h"
+#include "ops/output_gradient_sum.h"
 
 namespace attnscope {
 namespace {
@@ -97,6 +98,7 @@ class LinearCrossEntropy : public torch::autograd::Function<LinearCrossEntropy> 
     ctx->save_for_backward({feature_operand, shared_operand, row_index, weight_operand,
                             shared_weight_operand, targets});
     ctx->saved_data["log_probs"] = log_probs;
+    ctx->saved_data["weight"] = weight;  // which parameter, for leave_output_gradient()
     ctx->saved_data["shared_count"] = U;
     ctx->saved_data["smoothing"] = smoothing;
     return loss;
@@ -147,19 +149,27 @@ class LinearCrossEntropy : public torch::autograd::Function<LinearCrossEntropy> 
       grad_features = torch::empty({N, D});
       mixed_mm_out(grad_features, grad_operand, weight, alpha);
     }
-    // Straight into column blocks: BLAS writes a row-major block with a row stride.
-    if (ctx->needs_input_grad(3)) {
+    const Tensor by_row_operand =
+        U > 0 ? product_operand(row_sums, shared_rows.size(0), bfloat16 ? g : 1.0) : Tensor();
+    if (U > 0 && ctx->needs_input_grad(1)) {
+      grad_shared = torch::empty({U, F - D});
+      mixed_mm_out(grad_shared, by_row_operand, shared_weight, alpha);
+    }
+    if (ctx->needs_input_grad(3) && bfloat16) {
+      // Inside an OutputGradientSum::Scope the products stay as they come, and the workers'
+      // sum widens them (output_gradient_sum.h); otherwise widened into the column blocks.
+      std::vector<Tensor> blocks{raw_product(grad_operand.t(), features)};
+      if (U > 0) blocks.push_back(raw_product(by_row_operand.t(), shared_rows));
+      if (!leave_output_gradient(ctx->saved_data["weight"].toTensor(), blocks)) {
+        grad_weight = torch::empty({V, F});
+        copy_product_rows(grad_weight.narrow(1, 0, D), blocks[0], 0);
+        if (U > 0) copy_product_rows(grad_weight.narrow(1, D, F - D), blocks[1], 0);
+      }
+    } else if (ctx->needs_input_grad(3)) {
+      // Straight into column blocks: BLAS writes a row-major block with a row stride.
       grad_weight = torch::empty({V, F});
       mixed_mm_out(grad_weight.narrow(1, 0, D), grad_operand.t(), features, alpha);
-    }
-    if (U > 0) {
-      const Tensor by_row_operand =
-          product_operand(row_sums, shared_rows.size(0), bfloat16 ? g : 1.0);
-      if (ctx->needs_input_grad(1)) {
-        grad_shared = torch::empty({U, F - D});
-        mixed_mm_out(grad_shared, by_row_operand, shared_weight, alpha);
-      }
-      if (grad_weight.defined())
+      if (U > 0)
         mixed_mm_out(grad_weight.narrow(1, D, F - D), by_row_operand.t(), shared_rows, alpha);
     }
     // The rows summed by token add up to the same column sums, from fewer rows.

@@ -15,6 +15,7 @@
 #include "ops/deferred_weight_gradient.h"
 #include "ops/dropout.h"
 #include "ops/mixed_precision.h"
+#include "ops/output_gradient_sum.h"
 #include "train/training_loss.h"
 
 namespace attnscope {
@@ -196,6 +197,11 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
   std::vector<Gradients> gradients(static_cast<size_t>(shares));
   std::vector<double> loss_sums(static_cast<size_t>(shares), 0.0);
   std::unique_ptr<GradientSum> sum;
+  // In bfloat16 with several workers the output weight's gradient comes from its products
+  // apart from autograd (output_gradient_sum.h); `output_base` is its other gradient, if any
+  // (a tied embedding's), which the sum adds to.
+  OutputGradientSum output_sum(shares);
+  torch::Tensor output_base;
   if (shares == 1) {
     // One process alone keeps torch's global generator; a rank of several draws as the thread
     // of one process with every rank's threads would.
@@ -210,7 +216,7 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
     // are already running, one per core.
     std::vector<std::exception_ptr> errors(static_cast<size_t>(shares));
     std::atomic<bool> failed{false};
-    SpinBarrier computed(shares), totals_ready(shares);
+    SpinBarrier computed(shares), totals_ready(shares), summed(shares);
     std::vector<std::thread> threads;
     for (int64_t w = 0; w < shares; ++w) {
       threads.emplace_back([&, w] {
@@ -218,17 +224,22 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
         try {
           set_thread_count(1);  // this thread's own setting: one core per worker
           ThreadGenerator generator(seed + first_share + static_cast<uint64_t>(w));
+          const OutputGradientSum::Scope output_part(output_sum, w);
           gradients[i] = share_gradients(model, parts[i], label_smoothing, batch_tokens, precision,
                                          &loss_sums[i]);
         } catch (...) {
           errors[i] = std::current_exception();
           failed = true;
         }
-        // Every worker passes both barriers, failed or not, so none waits forever.
+        // Every worker passes every barrier, failed or not, so none waits forever.
         computed.arrive_and_wait();
         if (w == 0 && !failed) {
           try {
             sum = std::make_unique<GradientSum>(gradients);
+            output_sum.prepare();
+            for (size_t p = 0; p < parameters.size(); ++p)
+              if (output_sum.weight().defined() && parameters[p].is_same(output_sum.weight()))
+                output_base = sum->totals()[p];
           } catch (...) {
             errors[i] = std::current_exception();
             failed = true;
@@ -241,13 +252,22 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
         } catch (...) {
           errors[i] = std::current_exception();
         }
+        // The base's parts are the other workers' too: all of it summed before it is read.
+        summed.arrive_and_wait();
+        try {
+          output_sum.add_rows(w, shares, output_base);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
       });
     }
     for (auto& thread : threads) thread.join();
     for (const auto& error : errors)
       if (error) std::rethrow_exception(error);
   }
-  for (size_t p = 0; p < parameters.size(); ++p) parameters[p].mutable_grad() = sum->totals()[p];
+  for (size_t p = 0; p < parameters.size(); ++p)
+    parameters[p].mutable_grad() =
+        parameters[p].is_same(output_sum.weight()) ? output_sum.gradient() : sum->totals()[p];
   double loss_sum = 0.0;
   for (double s : loss_sums) loss_sum += s;
   return loss_sum / batch_tokens;
