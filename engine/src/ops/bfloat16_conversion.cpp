@@ -2,6 +2,7 @@
 
 #include <ATen/Parallel.h>
 #include <c10/util/BFloat16.h>
+#include <c10/util/Exception.h>
 
 #include <algorithm>
 
@@ -27,11 +28,20 @@ void widen_row_portable(const uint16_t* in, int64_t n, float scale, float* out) 
     out[c] = scale == 1.0f ? widen_one(in[c]) : widen_one(in[c]) * scale;
 }
 
-void add_row_portable(const std::vector<const uint16_t*>& parts, int64_t offset, int64_t n,
-                      float* out, bool accumulate) {
-  for (int64_t c = 0; c < n; ++c) {
-    float sum = accumulate ? out[c] : 0.0f;
-    for (const uint16_t* part : parts) sum += widen_one(part[offset + c]);
+// One row of add_bfloat16_rows(): parts and addends at `offset` (their own row strides apart).
+struct RowSum {
+  const std::vector<const uint16_t*>& parts;
+  const std::vector<const float*>& addends;
+  int64_t part_offset, addend_offset;
+};
+
+void add_row_portable(const RowSum& row, int64_t first, int64_t n, float* out) {
+  for (int64_t c = first; c < n; ++c) {
+    float sum = 0.0f;
+    for (size_t k = 0; k < row.parts.size(); ++k) {
+      const float part = widen_one(row.parts[k][row.part_offset + c]);
+      sum += row.addends[k] ? row.addends[k][row.addend_offset + c] + part : part;
+    }
     out[c] = sum;
   }
 }
@@ -79,20 +89,24 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void widen_row_avx512(const
   }
   widen_row_portable(in + c, n - c, scale, out + c);
 }
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(
-    const std::vector<const uint16_t*>& parts, int64_t offset, int64_t n, float* out,
-    bool accumulate) {
-  int64_t c = 0;
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const RowSum& row,
+                                                                         int64_t first, int64_t n,
+                                                                         float* out) {
+  int64_t c = first;
   for (; c + 16 <= n; c += 16) {
-    __m512 sum = accumulate ? _mm512_loadu_ps(out + c) : _mm512_setzero_ps();
-    for (const uint16_t* part : parts) {
+    __m512 sum = _mm512_setzero_ps();
+    for (size_t k = 0; k < row.parts.size(); ++k) {
       const __m512i wide = _mm512_maskz_cvtepu16_epi32(
-          kAll, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(part + offset + c)));
-      sum = _mm512_add_ps(sum, _mm512_castsi512_ps(_mm512_maskz_slli_epi32(kAll, wide, 16)));
+          kAll,
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row.parts[k] + row.part_offset + c)));
+      __m512 part = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(kAll, wide, 16));
+      if (row.addends[k])
+        part = _mm512_add_ps(_mm512_loadu_ps(row.addends[k] + row.addend_offset + c), part);
+      sum = _mm512_add_ps(sum, part);
     }
     _mm512_storeu_ps(out + c, sum);
   }
-  add_row_portable(parts, offset + c, n - c, out + c, accumulate);
+  add_row_portable(row, c, n, out);
 }
 #endif  // ATTNSCOPE_VECTOR_KERNELS
 
@@ -116,7 +130,7 @@ WidenRow widen_row([[maybe_unused]] KernelIsa isa) {
   return widen_row_portable;
 }
 
-using AddRow = void (*)(const std::vector<const uint16_t*>&, int64_t, int64_t, float*, bool);
+using AddRow = void (*)(const RowSum&, int64_t, int64_t, float*);
 
 AddRow add_row([[maybe_unused]] KernelIsa isa) {
 #ifdef ATTNSCOPE_VECTOR_KERNELS
@@ -147,13 +161,16 @@ void widen_from_bfloat16(const uint16_t* in, int64_t rows, int64_t columns, floa
   });
 }
 
-void add_bfloat16_rows(const std::vector<const uint16_t*>& parts, int64_t rows, int64_t columns,
-                       float* out, int64_t out_stride, bool accumulate, KernelIsa isa) {
+void add_bfloat16_rows(const std::vector<const uint16_t*>& parts,
+                       const std::vector<const float*>& addends, int64_t addend_stride,
+                       int64_t rows, int64_t columns, float* out, int64_t out_stride,
+                       KernelIsa isa) {
+  TORCH_CHECK(parts.size() == addends.size(), "add_bfloat16_rows: an addend per part expected");
   if (rows <= 0 || columns <= 0) return;
   const AddRow add = add_row(isa);
   at::parallel_for(0, rows, rows_per_chunk(columns), [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r)
-      add(parts, r * columns, columns, out + r * out_stride, accumulate);
+      add(RowSum{parts, addends, r * columns, r * addend_stride}, 0, columns, out + r * out_stride);
   });
 }
 

@@ -24,10 +24,12 @@ void round_to_bfloat16(const float* in, int64_t in_stride, int64_t rows, int64_t
 void widen_from_bfloat16(const uint16_t* in, int64_t rows, int64_t columns, float scale, float* out,
                          int64_t out_stride, KernelIsa isa = kernel_isa());
 
-/// out[r·out_stride + c] = Σₖ float(parts[k][r·columns + c]) in the order given, plus out's
-/// own value first when `accumulate`: a sum of bfloat16 matrices in float32 in one pass.
-void add_bfloat16_rows(const std::vector<const uint16_t*>& parts, int64_t rows, int64_t columns,
-                       float* out, int64_t out_stride, bool accumulate,
+/// out[r·out_stride + c] = Σₖ (addends[k][r·addend_stride + c] + float(parts[k][r·columns + c]))
+/// summed in the order given, an undefined (null) addend counting as none: bfloat16 matrices,
+/// each with a float32 matrix of its own, summed in float32 in one pass.
+void add_bfloat16_rows(const std::vector<const uint16_t*>& parts,
+                       const std::vector<const float*>& addends, int64_t addend_stride,
+                       int64_t rows, int64_t columns, float* out, int64_t out_stride,
                        KernelIsa isa = kernel_isa());
 
 }  // namespace attnscope

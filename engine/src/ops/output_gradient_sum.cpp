@@ -41,36 +41,55 @@ bool leave_output_gradient(const torch::Tensor& weight, std::vector<torch::Tenso
   return true;
 }
 
-void OutputGradientSum::prepare() {
+torch::Tensor OutputGradientSum::left_weight() const {
+  torch::Tensor weight;
   for (const auto& part : parts_)
     if (part->weight.defined()) {
-      TORCH_CHECK(!weight_.defined() || weight_.is_same(part->weight),
+      TORCH_CHECK(!weight.defined() || weight.is_same(part->weight),
                   "OutputGradientSum: the workers' parts are of different weights");
-      weight_ = part->weight;
+      weight = part->weight;
     }
-  if (weight_.defined()) gradient_ = torch::empty(weight_.sizes(), torch::kFloat);
+  return weight;
 }
 
-void OutputGradientSum::add_rows(int64_t part, int64_t parts, const torch::Tensor& base) {
+void OutputGradientSum::prepare(std::vector<torch::Tensor> others) {
+  weight_ = left_weight();
+  if (!weight_.defined()) return;
+  others.resize(parts_.size());
+  for (size_t w = 0; w < parts_.size(); ++w) {
+    const torch::Tensor& other = others[w];
+    TORCH_CHECK(!other.defined() || other.sizes() == weight_.sizes(),
+                "OutputGradientSum: another gradient of a different shape");
+    TORCH_CHECK(!other.defined() || parts_[w]->weight.defined(),
+                "OutputGradientSum: a worker's other gradient without its part");
+    others_.push_back(other.defined() ? other.to(torch::kFloat).contiguous() : other);
+  }
+  gradient_ = torch::empty(weight_.sizes(), torch::kFloat);
+}
+
+void OutputGradientSum::add_rows(int64_t part, int64_t parts) {
   if (!gradient_.defined()) return;
   const int64_t V = gradient_.size(0), F = gradient_.size(1);
   const int64_t begin = V * part / parts, rows = V * (part + 1) / parts - begin;
-  torch::Tensor out = gradient_.narrow(0, begin, rows);
-  if (base.defined()) out.copy_(base.narrow(0, begin, rows));
+  float* out = gradient_.data_ptr<float>() + begin * F;
   // Column block by column block, the workers' parts in worker order.
-  std::vector<const Part*> given;
-  for (const auto& p : parts_)
-    if (p->weight.defined()) given.push_back(p.get());
+  std::vector<size_t> given;
+  for (size_t w = 0; w < parts_.size(); ++w)
+    if (parts_[w]->weight.defined()) given.push_back(w);
+  const size_t blocks = parts_[given.front()]->blocks.size();
   int64_t column = 0;
-  for (size_t b = 0; b < given.front()->blocks.size(); ++b) {
-    const int64_t width = given.front()->blocks[b].size(1);
+  for (size_t b = 0; b < blocks; ++b) {
+    const int64_t width = parts_[given.front()]->blocks[b].size(1);
     std::vector<const uint16_t*> sources;
-    for (const Part* p : given) {
-      const torch::Tensor& block = p->blocks.at(b);
+    std::vector<const float*> addends;
+    for (const size_t w : given) {
+      const torch::Tensor& block = parts_[w]->blocks.at(b);
       TORCH_CHECK(block.size(1) == width, "OutputGradientSum: the workers' blocks differ");
       sources.push_back(reinterpret_cast<const uint16_t*>(block.data_ptr()) + begin * width);
+      addends.push_back(others_[w].defined() ? others_[w].data_ptr<float>() + begin * F + column
+                                             : nullptr);
     }
-    add_bfloat16_rows(sources, rows, width, out.data_ptr<float>() + column, F, base.defined());
+    add_bfloat16_rows(sources, addends, F, rows, width, out + column, F);
     column += width;
   }
   TORCH_CHECK(column == F, "OutputGradientSum: the blocks do not cover the weight's columns");

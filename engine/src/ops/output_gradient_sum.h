@@ -28,14 +28,19 @@ class OutputGradientSum {
     Scope& operator=(const Scope&) = delete;
   };
 
-  /// After every worker's backward, on one thread: makes the float32 gradient (when any worker
-  /// left a part), to which add_rows() then adds.
-  void prepare();
+  /// After every worker's backward, on one thread: the weight the workers left parts of
+  /// (undefined when none did).
+  torch::Tensor left_weight() const;
 
-  /// Rows part·V/parts … (part + 1)·V/parts − 1 of the sum, added to `base` (a float32 [V,F]
-  /// gradient of the same weight from elsewhere, such as a tied embedding's) when defined.
-  /// Each worker calls it for its own part, after prepare().
-  void add_rows(int64_t part, int64_t parts, const torch::Tensor& base);
+  /// Then, on the same thread: makes the float32 gradient that add_rows() fills. others[w] is
+  /// worker w's other gradient of that weight from autograd (a tied embedding's) or undefined:
+  /// it is added to the worker's part first, as autograd would have added them, so the sum
+  /// is the same as that of the workers' whole gradients.
+  void prepare(std::vector<torch::Tensor> others);
+
+  /// Rows part·V/parts … (part + 1)·V/parts − 1 of the sum. Each worker calls it for its own
+  /// part, after prepare().
+  void add_rows(int64_t part, int64_t parts);
 
   /// The weight the parts are the gradient of, and the sum (both undefined when no part came).
   const torch::Tensor& weight() const { return weight_; }
@@ -45,6 +50,7 @@ class OutputGradientSum {
 
  private:
   std::vector<std::shared_ptr<Part>> parts_;
+  std::vector<torch::Tensor> others_;  // contiguous float32 [V,F] or undefined, per worker
   torch::Tensor weight_, gradient_;
 };
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "attnscope/thread_settings.h"
@@ -198,10 +199,8 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
   std::vector<double> loss_sums(static_cast<size_t>(shares), 0.0);
   std::unique_ptr<GradientSum> sum;
   // In bfloat16 with several workers the output weight's gradient comes from its products
-  // apart from autograd (output_gradient_sum.h); `output_base` is its other gradient, if any
-  // (a tied embedding's), which the sum adds to.
+  // apart from autograd (output_gradient_sum.h).
   OutputGradientSum output_sum(shares);
-  torch::Tensor output_base;
   if (shares == 1) {
     // One process alone keeps torch's global generator; a rank of several draws as the thread
     // of one process with every rank's threads would.
@@ -216,7 +215,7 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
     // are already running, one per core.
     std::vector<std::exception_ptr> errors(static_cast<size_t>(shares));
     std::atomic<bool> failed{false};
-    SpinBarrier computed(shares), totals_ready(shares), summed(shares);
+    SpinBarrier computed(shares), totals_ready(shares);
     std::vector<std::thread> threads;
     for (int64_t w = 0; w < shares; ++w) {
       threads.emplace_back([&, w] {
@@ -231,15 +230,18 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
           errors[i] = std::current_exception();
           failed = true;
         }
-        // Every worker passes every barrier, failed or not, so none waits forever.
+        // Every worker passes both barriers, failed or not, so none waits forever.
         computed.arrive_and_wait();
         if (w == 0 && !failed) {
           try {
+            // The output weight's other gradients (a tied embedding's) go to its own sum.
+            std::vector<torch::Tensor> others;
+            if (const torch::Tensor weight = output_sum.left_weight(); weight.defined())
+              for (size_t p = 0; p < parameters.size(); ++p)
+                if (parameters[p].is_same(weight))
+                  for (Gradients& share : gradients) others.push_back(std::exchange(share[p], {}));
+            output_sum.prepare(std::move(others));
             sum = std::make_unique<GradientSum>(gradients);
-            output_sum.prepare();
-            for (size_t p = 0; p < parameters.size(); ++p)
-              if (output_sum.weight().defined() && parameters[p].is_same(output_sum.weight()))
-                output_base = sum->totals()[p];
           } catch (...) {
             errors[i] = std::current_exception();
             failed = true;
@@ -249,13 +251,7 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
         if (failed) return;
         try {
           sum->add_part(w, shares);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-        // The base's parts are the other workers' too: all of it summed before it is read.
-        summed.arrive_and_wait();
-        try {
-          output_sum.add_rows(w, shares, output_base);
+          output_sum.add_rows(w, shares);
         } catch (...) {
           errors[i] = std::current_exception();
         }
