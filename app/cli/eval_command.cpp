@@ -42,6 +42,7 @@ struct EvalOptions {
   float coverage_penalty = 0.0f;
   bool any_ending = false;
   int threads = 0;
+  OutputWeights output_weights = OutputWeights::kAsStored;
   UnknownWords unknown_words = UnknownWords::kCopy;  // which BLEU the first line gives
   CopyRule copy_rule;
   std::string train_target;  // the target side of the training corpus: leaked source words
@@ -412,7 +413,7 @@ int run(const EvalOptions& o) {
   std::vector<ModelFaithfulness> faithful;
   const auto start = std::chrono::steady_clock::now();
   for (const auto& path : model_paths(o)) {
-    const Translator translator(path);
+    const Translator translator(path, o.output_weights);
     all.push_back(evaluate_corpus(translator, sources, references, options, {}, &lexicon));
     all.back().translations.clear();  // only the measures are printed
     if (o.faithfulness)
@@ -508,6 +509,13 @@ Action add_eval_command(CLI::App& app) {
   app.add_option("--train-tgt", o->train_target,
                  "target side of the model's training corpus: --metrics counts the source words "
                  "left in the output that it never has");
+  app.add_option_function<std::string>(
+         "--output-weights",
+         [o](const std::string& value) { o->output_weights = parse_output_weights(value); },
+         "stored: the output layer as the model file stores it (default; where the CPU "
+         "multiplies bfloat16 natively, greedy search makes its logits in bfloat16 first, then "
+         "each step's 8 largest again in float32); fp32: every logit in float32")
+      ->check(CLI::IsMember({"stored", "fp32"}));
   add_threads_option(app, o->threads);
   // --ref is required unless --faithfulness alone is asked for; a parse error like CLI11's own.
   app.parse_complete_callback([o] {

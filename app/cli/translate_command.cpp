@@ -307,10 +307,12 @@ Action add_translate_command(CLI::App& app) {
   app.add_option_function<std::string>(
          "--output-weights",
          [o](const std::string& value) { o->output_weights = parse_output_weights(value); },
-         "stored: the output layer as the model file stores it (default); int8: rounded to 8-bit "
-         "integers, half the bytes a greedy step reads (each sentence decoded alone; beam "
-         "search uses them on its first step only)")
-      ->check(CLI::IsMember({"stored", "int8"}));
+         "stored: the output layer as the model file stores it (default; where the CPU "
+         "multiplies bfloat16 natively, batched greedy search makes its logits in bfloat16 first, "
+         "then each step's 8 largest again in float32); int8: rounded to 8-bit integers, half "
+         "the bytes a greedy step reads (each sentence decoded alone; beam search uses them on "
+         "its first step only); fp32: every logit in float32")
+      ->check(CLI::IsMember({"stored", "int8", "fp32"}));
   app.add_option("sentence", o->sentences, "sentences to translate (default: lines of stdin)");
   return [o] { return run(*o); };
 }

@@ -46,6 +46,7 @@ TEST(CpuDispatch, AutoChoosesBfloat16WhereItIsNative) {
 TEST(CpuDispatch, OutputWeightsAreParsedAndAnUnknownNameIsRefused) {
   EXPECT_EQ(parse_output_weights("stored"), OutputWeights::kAsStored);
   EXPECT_EQ(parse_output_weights("int8"), OutputWeights::kInt8);
+  EXPECT_EQ(parse_output_weights("fp32"), OutputWeights::kFloat32);
   // A library caller's typo is refused, not taken for the stored weights.
   expect_refused([] { parse_output_weights("int4"); }, "output_weights", "int4");
   // The VNNI path needs the AVX-512 kernels and the CPU's VNNI.

@@ -23,10 +23,11 @@ const Translator& CorpusWorker::translator(const QString& path) {
 }
 
 void CorpusWorker::run(quint64 generation, const CorpusRequest& request) {
-  // Every core, on this thread only: the Translation tab's worker keeps its one. Batches of
-  // sentences share their matrix products: 1000 sentences took 2.6 s with two threads against
-  // 3.4 s with one on an idle two-core machine (but 29 s against 5 s while another process kept
-  // one core busy).
+  // Every core, on this thread only: the Translation tab's worker keeps its one. The corpus
+  // is decoded batch by batch, a batch on each core at once (evaluate_corpus), so a core kept
+  // busy by another process slows one batch, not every step of all of them (as OpenMP threads
+  // waiting for each other did: `eval` of one model took 10.0 s before, 2.4 s now, with a
+  // second process keeping one of two cores busy).
   set_thread_count(kCorpusThreads);
   if (obsolete(generation)) {
     Q_EMIT cancelled(generation);

@@ -60,12 +60,16 @@ Precision parse_precision(const std::string& name);
 /// "fp32" or "bf16".
 const char* precision_name(Precision precision);
 
-/// The output layer's weights in batch-1 decoding (issue 32): as the model stores them (half
-/// precision, multiplied exactly in float32), or rounded to 8-bit integers with a scale per row
-/// (half the bytes to read per token; the translations may differ).
-enum class OutputWeights { kAsStored, kInt8 };
+/// The output layer's weights in decoding (issue 32).
+/// kAsStored: as the model stores them (half precision, multiplied exactly in float32 by a batch
+///   of one); batched greedy search, where bfloat16 products are native, first multiplies them
+///   rounded to bfloat16 and then computes each row's 8 largest logits again in float32.
+/// kInt8: rounded to 8-bit integers with a scale per row (half the bytes to read per token), the
+///   8 largest logits again from the stored weights; one sentence at a time.
+/// kFloat32: every logit in float32, on every path.
+enum class OutputWeights { kAsStored, kInt8, kFloat32 };
 
-/// "stored" or "int8"; throws std::invalid_argument naming the value otherwise.
+/// "stored", "int8" or "fp32"; throws std::invalid_argument naming the value otherwise.
 OutputWeights parse_output_weights(const std::string& name);
 
 }  // namespace attnscope

@@ -18,9 +18,11 @@ class DecodingSession;
 class Translator {
  public:
   /// Loads a checkpoint; throws std::runtime_error naming the file and the problem.
-  /// `output_weights`: kInt8 decodes with the output layer in 8-bit integers where a step has one
-  /// row (greedy search, each sentence alone; beam search's first step), a model of this
-  /// engine's own format only (TorchScript modules keep their weights).
+  /// `output_weights` (cpu_dispatch.h), for a model of this engine's own format only
+  /// (TorchScript modules keep their weights): kInt8 decodes with the output layer in 8-bit
+  /// integers where a step has one row (greedy search, each sentence alone; beam search's first
+  /// step); kAsStored lets translate_batch() make its logits in two passes where bfloat16
+  /// products are native (TwoPassLogitsScope); kFloat32 keeps every logit in float32.
   explicit Translator(const std::string& model_path,
                       OutputWeights output_weights = OutputWeights::kAsStored);
   ~Translator();

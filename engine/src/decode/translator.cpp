@@ -7,6 +7,7 @@
 #include "decode/native_step_model.h"
 #include "decode/scripted_step_model.h"
 #include "decode/translator_impl.h"
+#include "model/decoder.h"
 #include "model/model_file.h"
 
 namespace attnscope {
@@ -115,6 +116,7 @@ std::vector<Translation> Translator::translate_batch(const std::vector<std::stri
     positions.push_back(i);
     sources.push_back(std::move(source));
   }
+  TwoPassLogitsScope two_pass;  // where the model has it (OutputWeights::kAsStored)
   const std::vector<Hypothesis> hypotheses = greedy_search(*impl_->model, ids, limits);
   for (size_t j = 0; j < hypotheses.size(); ++j)
     results[positions[j]] =

@@ -5,7 +5,9 @@
 
 #include "attnscope/errors.h"
 #include "attnscope/text.h"
+#include "attnscope/thread_settings.h"
 #include "attnscope/word_view.h"
+#include "decode/batch_workers.h"
 
 namespace attnscope {
 namespace {
@@ -58,7 +60,8 @@ UnknownWordOutcome outcome(const std::vector<std::vector<std::string>>& hypothes
 constexpr size_t kBatchSentences = 64;
 
 // Every source decoded with `options`, "<unk>" kept; batches hold sentences of similar length,
-// since a batch decodes as long as its longest sentence. Empty when `progress` said stop.
+// since a batch decodes as long as its longest sentence, and the caller's torch threads decode
+// several batches at once (batch_workers.h). Empty when `progress` said stop.
 std::vector<Translation> translate_in_batches(const Translator& translator,
                                               const std::vector<std::string>& sources,
                                               const TranslationOptions& options,
@@ -71,17 +74,28 @@ std::vector<Translation> translate_in_batches(const Translator& translator,
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return words[a] < words[b]; });
+  const size_t batches = (order.size() + kBatchSentences - 1) / kBatchSentences;
+  // Longest batches first: the workers then end on short ones, together.
+  auto first_of = [&](size_t job) { return (batches - 1 - job) * kBatchSentences; };
+  auto end_of = [&](size_t job) { return std::min(order.size(), first_of(job) + kBatchSentences); };
   std::vector<Translation> results(sources.size());
-  for (size_t first = 0; first < order.size(); first += kBatchSentences) {
-    const size_t last = std::min(order.size(), first + kBatchSentences);
-    std::vector<std::string> batch;
-    for (size_t k = first; k < last; ++k) batch.push_back(sources[order[k]]);
-    std::vector<Translation> decoded = translator.translate_batch(batch, options);
-    for (size_t k = first; k < last; ++k) results[order[k]] = std::move(decoded[k - first]);
-    if (progress && !progress(last, order.size())) {
-      *cancelled = true;
-      return {};
-    }
+  size_t decoded_sentences = 0;
+  const bool completed = run_jobs(
+      batches, thread_count(),
+      [&](size_t b) {
+        std::vector<std::string> batch;
+        for (size_t k = first_of(b); k < end_of(b); ++k) batch.push_back(sources[order[k]]);
+        std::vector<Translation> decoded = translator.translate_batch(batch, options);
+        for (size_t k = first_of(b); k < end_of(b); ++k)
+          results[order[k]] = std::move(decoded[k - first_of(b)]);
+      },
+      [&](size_t b) {
+        decoded_sentences += end_of(b) - first_of(b);
+        return !progress || progress(decoded_sentences, order.size());
+      });
+  if (!completed) {
+    *cancelled = true;
+    return {};
   }
   return results;
 }

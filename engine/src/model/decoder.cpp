@@ -63,9 +63,14 @@ ScoreMultiplyAdds score_work(const ModelConfig& config) {
   return score_registration(config.score).multiply_adds(score_dimensions(config));
 }
 
-// With int8 output weights, the step's largest logits are computed again from the unrounded
-// weights (`exact(row)`): the rounding alone changed 2.7% of the default of then's greedy
-// translations of test_2016_flickr (`translate --output-weights int8` against `--batch 1`).
+// Set by TwoPassLogitsScope.
+thread_local bool two_pass_logits_wanted = false;
+
+// With int8 output weights (and in TwoPassLogitsScope's first pass), the step's largest logits
+// are computed again from the unrounded weights (`exact(row)`): the rounding alone changed 2.7%
+// of the default of then's greedy translations of test_2016_flickr (`translate --output-weights
+// int8` against `--batch 1`).
+
 template <typename Exact>
 void recompute_largest(float* logits, int64_t count, Exact exact) {
   constexpr int64_t kRecomputed = 8;
@@ -75,6 +80,12 @@ void recompute_largest(float* logits, int64_t count, Exact exact) {
 }
 
 }  // namespace
+
+TwoPassLogitsScope::TwoPassLogitsScope() : previous_(two_pass_logits_wanted) {
+  two_pass_logits_wanted = true;
+}
+
+TwoPassLogitsScope::~TwoPassLogitsScope() { two_pass_logits_wanted = previous_; }
 
 DecoderContext DecoderImpl::prepare(const torch::Tensor& encoder_states,
                                     const torch::Tensor& encoder_mask) {
@@ -150,8 +161,41 @@ DecoderStep DecoderImpl::step(const DecoderContext& context, const torch::Tensor
   if (state.size(0) == 1 && !torch::GradMode::is_enabled() && !is_training())
     return step_single(context, state, previous_tokens, weights);
   DecoderUpdate next = update(context, state, previous_tokens, weights);
-  torch::Tensor logits = this->logits(next);
+  torch::Tensor logits = two_pass_logits_wanted && bfloat16_output_t_.defined() &&
+                                 !torch::GradMode::is_enabled() && !is_training()
+                             ? two_pass_logits(next)
+                             : this->logits(next);
   return {std::move(logits), std::move(next.state), std::move(next.weights)};
+}
+
+torch::Tensor DecoderImpl::two_pass_logits(const DecoderUpdate& update) {
+  // output()'s arithmetic without dropout (not training), up to the output matrix's product.
+  const torch::Tensor features =
+      torch::cat({update.state, update.context_vector, update.embedded}, -1);
+  const bool tied = config_.tied_readout;
+  const torch::Tensor input =
+      (tied ? torch::tanh(readout_(features)) : features).contiguous();            // [B,K]
+  const torch::Tensor exact_weight = tied ? embedding_->weight : output_->weight;  // [V,K]
+  const torch::Tensor bias_tensor = tied ? output_bias_ : output_->bias;
+  const int64_t B = input.size(0), K = input.size(1), V = exact_weight.size(0);
+  torch::Tensor logits = torch::empty({B, V});
+  {
+    // Rows padded to a multiple of 16: as rows finish the shapes repeat, and oneDNN's kernels
+    // for them are compiled once.
+    MatmulPrecisionScope bfloat16(Precision::kBFloat16);
+    copy_product_rows(
+        logits, raw_product(product_operand(input, product_rows(B, 16)), bfloat16_output_t_), 0);
+  }
+  logits.add_(bias_tensor);
+  const float* bias = bias_tensor.data_ptr<float>();
+  const float* w = exact_weight.data_ptr<float>();
+  const float* x = input.data_ptr<float>();
+  float* out = logits.data_ptr<float>();
+  for (int64_t b = 0; b < B; ++b)
+    recompute_largest(out + b * V, V, [&](int64_t row) {
+      return bias[row] + step_kernels::dot(x + b * K, w + row * K, K);
+    });
+  return logits;
 }
 
 DecoderUpdate DecoderImpl::update(const DecoderContext& context, const torch::Tensor& state,
@@ -287,6 +331,13 @@ void DecoderImpl::prepare_inference(OutputWeights output) {
   half_step_ = {};
   context_output_weight_t_ = torch::Tensor();
   int8_context_ = nullptr;
+  bfloat16_output_t_ = torch::Tensor();
+  if (output == OutputWeights::kAsStored && has_native_bfloat16())
+    bfloat16_output_t_ = (config_.tied_readout ? embedding_->weight : output_->weight)
+                             .detach()
+                             .t()
+                             .contiguous()
+                             .to(torch::kBFloat16);
   // Without the vector kernel a half-precision product is no faster than BLAS on float32.
   if (!HalfMatrix::has_vector_kernel()) return;
   // The step's smaller matrices too: read every step, a fifth to a third of its bytes.

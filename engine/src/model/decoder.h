@@ -45,6 +45,23 @@ struct DecoderUpdate {
   torch::Tensor weights;         // [B,S], the attention the step read
 };
 
+/// For the life of this object, on the calling thread, the batched steps of a decoder prepared
+/// for inference with the stored output weights make their logits in two passes where bfloat16
+/// products are native: the whole output layer in bfloat16 (oneDNN's AMX kernels, ~4× float32's
+/// speed), then each row's 8 largest logits again in float32, as int8 decoding does. For greedy
+/// search over many sentences (issue 32): its token is float32's unless float32's best is not
+/// among the first pass's 8 best; the other logits, and so the softmax's sum, are bfloat16's.
+class TwoPassLogitsScope {
+ public:
+  TwoPassLogitsScope();
+  ~TwoPassLogitsScope();
+  TwoPassLogitsScope(const TwoPassLogitsScope&) = delete;
+  TwoPassLogitsScope& operator=(const TwoPassLogitsScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
 /// GRU decoder fed [target embedding; context], attention queried with the previous state,
 /// output over [state; context; embedding]; or, with config.decoder "cgru", the conditional GRU
 /// (see kConditionalGruDecoder): the embedding and the context enter two GRUs in turn, and
@@ -89,7 +106,8 @@ class DecoderImpl : public torch::nn::Module {
   /// that copy is exact. Training afterwards
   /// would make the copy stale, so call it only on models that are done training.
   /// `output`: kInt8 rounds the output matrix (tied) or its state and embedding columns
-  /// (untied) to 8-bit integers (Int8Matrix) in place of the half-precision copy.
+  /// (untied) to 8-bit integers (Int8Matrix) in place of the half-precision copy; kAsStored
+  /// also keeps a bfloat16 copy for TwoPassLogitsScope where bfloat16 products are native.
   void prepare_inference(OutputWeights output = OutputWeights::kAsStored);
   /// Bytes of weights (and per-sentence tensors) one batch-1 decoding step reads, as prepared:
   /// its floor is this divided by the memory's read bandwidth. `source_length` counts </s>.
@@ -157,6 +175,9 @@ class DecoderImpl : public torch::nn::Module {
     std::shared_ptr<HalfMatrix> readout;             // tied_readout's readout weight
   };
   HalfStepWeights half_step_;
+  // See TwoPassLogitsScope: the output matrix rounded to bfloat16, transposed [K,V].
+  torch::Tensor bfloat16_output_t_;
+  torch::Tensor two_pass_logits(const DecoderUpdate& update);
 };
 TORCH_MODULE(Decoder);
 

@@ -127,7 +127,9 @@ Precision parse_precision(const std::string& name) {
 OutputWeights parse_output_weights(const std::string& name) {
   if (name == "stored") return OutputWeights::kAsStored;
   if (name == "int8") return OutputWeights::kInt8;
-  ATTNSCOPE_THROW_SETTING("output_weights", "unknown output weights '", name, "' (stored, int8)");
+  if (name == "fp32") return OutputWeights::kFloat32;
+  ATTNSCOPE_THROW_SETTING("output_weights", "unknown output weights '", name,
+                          "' (stored, int8, fp32)");
 }
 
 const char* precision_name(Precision precision) {
