@@ -76,9 +76,8 @@ TEST(BatchWorkers, WorkersRunAtOnceAndShareTheTorchThreads) {
     };
   };
   std::atomic<int> running{0}, most_at_once{0};
-  EXPECT_TRUE(run_jobs(12, 3, job_waiting_for(3, running, most_at_once), [](size_t) {
-    return true;
-  }));
+  EXPECT_TRUE(
+      run_jobs(12, 3, job_waiting_for(3, running, most_at_once), [](size_t) { return true; }));
   EXPECT_EQ(most_at_once, 3);
   std::vector<int> counts;
   for (const auto& [id, count] : torch_threads) counts.push_back(count);
@@ -86,9 +85,8 @@ TEST(BatchWorkers, WorkersRunAtOnceAndShareTheTorchThreads) {
   // Fewer jobs than threads: two workers, one with two torch threads.
   torch_threads.clear();
   most_at_once = 0;
-  EXPECT_TRUE(run_jobs(2, 3, job_waiting_for(2, running, most_at_once), [](size_t) {
-    return true;
-  }));
+  EXPECT_TRUE(
+      run_jobs(2, 3, job_waiting_for(2, running, most_at_once), [](size_t) { return true; }));
   EXPECT_EQ(most_at_once, 2);
   counts.clear();
   for (const auto& [id, count] : torch_threads) counts.push_back(count);
