@@ -39,7 +39,9 @@ TEST(CliKernelPaths, TheForcedPathIsTheOneUsed) {
   const Outcome r = run_cli(
       {"train", "--task", "reverse", "--epochs", "1", "--max-batches", "1", "--out", out}, forced);
   expect_success(r);
-  EXPECT_NE(r.err.find("matrix products in float32; kernels portable"), std::string::npos) << r;
+  EXPECT_NE(r.err.find("matrix products in float32; hand-written kernels portable"),
+            std::string::npos)
+      << r;
 }
 
 TEST(CliKernelPaths, AnUnknownPathIsNamed) {

@@ -9,8 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <set>
+#include <thread>
 
 #include "engine/test_models.h"
 #include "io/checkpoint.h"
@@ -268,6 +270,38 @@ TEST(TrainingTasks, AStopRequestEndsTheRunWithTheEpochSoFarValidatedAndSaved) {
   for (const auto& example : generate_task_examples("reverse", 100, 12345))
     exact += translator.translate(example.source).text() == example.target;
   EXPECT_GE(exact, 20) << exact << " of 100 reversed exactly";
+}
+
+// A front end pauses a run by blocking in stop_requested; that time is not training time: the
+// speed, the time left and the epoch's time leave it out (they counted it: a GUI run showed half
+// its speed after a pause).
+TEST(TrainingTasks, TimePausedInTheObserverIsNotCountedAsTrainingTime) {
+  const std::string folder = testing::temporary_folder();
+  TrainOptions options = task_options("reverse", folder + "/paused.attnmodel");
+  options.task_examples = 320;  // 10 batches of 32
+  options.epochs = 1;
+  constexpr double kPause = 3.0;
+  std::vector<TrainProgress> progress;
+  std::vector<EpochSummary> epochs;
+  TrainObserver observer;
+  observer.progress = [&](const TrainProgress& p) { progress.push_back(p); };
+  observer.epoch_done = [&](const EpochSummary& s) { epochs.push_back(s); };
+  observer.stop_requested = [&] {
+    if (progress.size() == 3) std::this_thread::sleep_for(std::chrono::duration<double>(kPause));
+    return false;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  train(options, observer);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(epochs.size(), 1u);
+  ASSERT_EQ(progress.size(), 10u);
+  // Everything but the pause took wall - kPause; the epoch's time is part of that. Counting
+  // the pause would put it above (unless setting up took longer than the pause itself).
+  EXPECT_LE(epochs[0].seconds, wall - kPause + 0.05) << wall;
+  // The last batch's speed: 320 sentences in at most the same time.
+  EXPECT_GE(progress.back().sentences_per_second, 320.0 / (wall - kPause + 0.05)) << wall;
+  EXPECT_GT(epochs[0].seconds, 0.0);
 }
 
 // A character model reads what a user types as characters and writes an ISO date as one word.

@@ -596,7 +596,7 @@ void ExplanationViewTest::clearingTheSentenceShowsTheEmptyStateNotComputing() {
   QTest::qWait(300);  // any late answer would have come
   for (HeatmapPlot* plot : {window_->heatmap(), view()->attributionPlot()}) {
     QVERIFY(plot->matrix().isEmpty());
-    QCOMPARE(plot->emptyText(), QString("Type a sentence and press Enter"));
+    QCOMPARE(plot->emptyText(), window_->sourceEdit()->placeholderText());  // what to type
   }
   // Alone too: the heatmap is the method's.
   QVERIFY(translate(kSentence));
@@ -604,7 +604,7 @@ void ExplanationViewTest::clearingTheSentenceShowsTheEmptyStateNotComputing() {
   window_->sourceEdit()->clear();
   QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
   QTest::qWait(300);
-  QCOMPARE(window_->heatmap()->emptyText(), QString("Type a sentence and press Enter"));
+  QCOMPARE(window_->heatmap()->emptyText(), window_->sourceEdit()->placeholderText());
 }
 
 void ExplanationViewTest::resetEditsClearsCompareAllsEditsToo() {

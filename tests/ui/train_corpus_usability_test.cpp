@@ -245,6 +245,8 @@ void TrainCorpusUsabilityTest::characterModelOpensInItsPiecesDrawnAsInTheTrainTa
   QVERIFY(window_->sourceEdit()->text().isEmpty());
   QCOMPARE(window_->sourceEdit()->placeholderText(),
            QString("Type an input like “%1” and press Enter").arg(probe));
+  // The empty heatmap says the same, not "Type a sentence".
+  QTRY_COMPARE(window_->heatmap()->emptyText(), window_->sourceEdit()->placeholderText());
   QVERIFY(translate(probe));
   AttentionViewControls* controls = window_->viewControls();
   QVERIFY(controls->wordsBox()->isVisibleTo(window_.get()));

@@ -301,6 +301,10 @@ void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
   QVERIFY(view_->pauseButton()->isEnabled() && !view_->resumeButton()->isEnabled());
   QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 30000);
   QTRY_VERIFY_WITH_TIMEOUT(view_->snapshots().size() > pausedSnapshots, 30000);
+  // The time left says whose it is: the epoch's, and at most the run's.
+  QTRY_VERIFY_WITH_TIMEOUT(view_->statusLabel()->text().contains("epoch: "), 30000);
+  QVERIFY2(view_->statusLabel()->text().contains(QString::fromUtf8("left · run: ≤ ")),
+           qPrintable(view_->statusLabel()->text()));
 
   // Stop: the epoch so far is validated and the model kept.
   QSignalSpy ended(view_, &TrainView::runEnded);
@@ -338,6 +342,13 @@ void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
       QVERIFY(std::isfinite(it->value) && it->value > 0);
   }
   QCOMPARE(gaps, curves->validationLoss()->dataCount() - 1);
+  // Nothing covers the curves: the legend sits below the plots, and a figure of 0 is drawn above
+  // its axis, not on it.
+  QVERIFY(curves->legend->layout() == curves->plotLayout());
+  QVERIFY(curves->legend->outerRect().top() >= curves->axisRect()->outerRect().bottom());
+  QVERIFY(curves->figureRect()->axis(QCPAxis::atLeft)->range().lower < 0);
+  // The training curve says what it is (its jump at each epoch's start then needs no question).
+  QVERIFY(curves->trainingLoss()->name().contains("epoch"));
 
   // Save: the file is the model, and it translates.
   const QString saved = dir_.filePath("saved/reverse.attnmodel");

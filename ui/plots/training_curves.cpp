@@ -42,7 +42,11 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QCustomPlot(parent) {
   // A task's loss falls from about 3 to below 0.01: on a linear scale all but the first epoch
   // would lie on the axis.
   yAxis->setScaleType(QCPAxis::stLogarithmic);
-  yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+  // A tick every decade or every few: labels of every decade overlap once a task's loss spans
+  // five of them in a plot 180 pixels high.
+  auto lossTicker = QSharedPointer<QCPAxisTickerLog>::create();
+  lossTicker->setTickCount(3);
+  yAxis->setTicker(lossTicker);
   yAxis->setNumberFormat(QStringLiteral("gb"));
   figureTitle_ = new QCPTextElement(this, QString(), bold);
   plotLayout()->addElement(0, 1, figureTitle_);
@@ -55,7 +59,8 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QCustomPlot(parent) {
   epochAxis->setSubTicks(false);
 
   trainingLoss_ = addGraph();
-  trainingLoss_->setName(tr("training"));
+  // The mean of the epoch so far: it starts again with each epoch (hence its jump there).
+  trainingLoss_->setName(tr("training (epoch mean)"));
   trainingLoss_->setPen(QPen(QColor("#1f77b4"), 2));
   validationLoss_ = addGraph();
   validationLoss_->setName(tr("validation"));
@@ -71,8 +76,26 @@ TrainingCurves::TrainingCurves(QWidget* parent) : QCustomPlot(parent) {
   QFont small = font();
   small.setPointSizeF(small.pointSizeF() - 1);
   legend->setFont(small);
-  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  // In a row of its own below the plots, entries side by side: inside the plot it covered the
+  // curves somewhere whatever its corner.
+  axisRect()->insetLayout()->take(legend);
+  plotLayout()->addElement(2, 0, legend);
+  plotLayout()->setRowStretchFactor(2, 0.001);
+  legend->setBorderPen(Qt::NoPen);
+  legend->setBrush(Qt::NoBrush);
+  legend->setIconSize(18, 10);
+  legend->setMargins(QMargins(4, 0, 4, 2));
+  // Four labels at most: "1000" beside "750" ran together in a narrow plot.
+  xAxis->ticker()->setTickCount(4);
   reset(1, true);
+}
+
+void TrainingCurves::resizeEvent(QResizeEvent* event) {
+  // The legend's column is the loss plot's, ~60% of the width: its entries side by side where
+  // they fit, else one above the other.
+  const bool wide = event->size().width() >= 480;
+  legend->setFillOrder(wide ? QCPLegend::foColumnsFirst : QCPLegend::foRowsFirst);
+  QCustomPlot::resizeEvent(event);
 }
 
 void TrainingCurves::reset(int epochs, bool percent) {
@@ -109,8 +132,9 @@ void TrainingCurves::refresh() {
     yAxis->setRange(0.1, 10);
   const Extent figure = extent(figure_);
   figureRect_->axis(QCPAxis::atBottom)->setRange(0.5, std::max<double>(epochs_, figure.key) + 0.5);
-  figureRect_->axis(QCPAxis::atLeft)
-      ->setRange(0, percent_ ? 105.0 : std::max(10.0, std::ceil(figure.value / 10 + 0.5) * 10));
+  // A little below 0, so that a first epoch's 0 is drawn whole above the axis.
+  const double top = percent_ ? 105.0 : std::max(10.0, std::ceil(figure.value / 10 + 0.5) * 10);
+  figureRect_->axis(QCPAxis::atLeft)->setRange(-0.04 * top, top);
   replot(rpQueuedReplot);  // several updates in one pass of the event loop draw once
 }
 

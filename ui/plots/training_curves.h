@@ -29,6 +29,9 @@ class TrainingCurves : public QCustomPlot {
   QCPGraph* figure() const { return figure_; }
   QCPAxisRect* figureRect() const { return figureRect_; }
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   QCPAxisRect* figureRect_ = nullptr;
   QCPTextElement* figureTitle_ = nullptr;

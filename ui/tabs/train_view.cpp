@@ -245,7 +245,8 @@ void TrainView::showProgress(const TrainProgress& p) {
     secondsPerBatch_ = p.eta_seconds / (batches - p.batch);
   const double run = p.eta_seconds + (p.epochs - p.epoch) * batches * secondsPerBatch_;
   if (state_ == State::Running)
-    status_->setText(tr("Epoch %1 of %2 · batch %3 of %4 · %5 sentences/s · %6 left (run ≤ %7)")
+    status_->setText(tr("Epoch %1 of %2 · batch %3 of %4 · %5 sentences/s · epoch: %6 left · "
+                        "run: ≤ %7 left")
                          .arg(p.epoch)
                          .arg(p.epochs)
                          .arg(p.batch)

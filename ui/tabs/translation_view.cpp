@@ -854,7 +854,11 @@ void TranslationView::showAttentionFile(const AttentionFile& file, const QString
   Q_EMIT updated();
 }
 
-QString TranslationView::emptyHeatmapText() { return tr("Type a sentence and press Enter"); }
+void TranslationView::setEmptyHeatmapText(const QString& text) {
+  for (HeatmapPlot* plot : {heatmap_, attributionPlot_})
+    if (plot->emptyText() == emptyHeatmapText_) plot->setEmptyText(text);
+  emptyHeatmapText_ = text;
+}
 
 void TranslationView::clear() {
   beamView_->clear();

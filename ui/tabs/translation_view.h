@@ -94,6 +94,12 @@ class TranslationView : public QWidget, public ExportTarget {
   /// The beam search as a tree, under the heatmap while the beam is above 1.
   BeamView* beamView() const { return beamView_; }
 
+  /// What the empty heatmaps say: the input line's hint for the current model ("Type an input
+  /// like “Mar 3, 21” and press Enter" for a task model). Shown at once where they show the
+  /// previous one.
+  void setEmptyHeatmapText(const QString& text);
+  QString emptyHeatmapText() const { return emptyHeatmapText_; }
+
  Q_SIGNALS:
   /// The heatmap shows a new result (after a step, a forced token, a beam, another view, an
   /// attribution or a what-if).
@@ -137,7 +143,6 @@ class TranslationView : public QWidget, public ExportTarget {
   // Step `step` of the beam node shown, as the tree has it; false when no node's step is there.
   bool showBeamNodeStep(int step);
   void showWhatIf();
-  static QString emptyHeatmapText();
   // The attribution the shown session asks for, when Show names a method.
   std::optional<AttributionRequest> attributionRequest() const;
   // Why the shown step's attention cannot be edited ("" when it can).
@@ -184,6 +189,7 @@ class TranslationView : public QWidget, public ExportTarget {
   QVector<int> forcedSteps_;    // the steps of shown_ the user forced (heatmap rows marked)
   QCPColorGradient gradient_;
   bool showValues_ = false;
+  QString emptyHeatmapText_ = tr("Type a sentence and press Enter");
 };
 
 }  // namespace attnscope::ui

@@ -443,6 +443,7 @@ void MainWindow::showModelStatus() {
   // What to type, and examples of it, follow the model: a task model reads no English.
   source_->setPlaceholderText(info != nullptr ? inputPlaceholder(*info)
                                               : tr("Type a sentence and press Enter"));
+  translation_->setEmptyHeatmapText(source_->placeholderText());
   examples_->setModel(info);
   examples_->setOtherPairs(otherPairChoices());
   followLanguagePair();

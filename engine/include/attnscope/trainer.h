@@ -95,8 +95,9 @@ struct TrainProgress {
   int batch = 0;  // batches done in this epoch
   int batches = 0;
   double loss = 0.0;  // running mean of this epoch's training loss per token
-  double sentences_per_second = 0.0;
-  double eta_seconds = 0.0;  // for the rest of this epoch
+  double sentences_per_second =
+      0.0;                   // this epoch's so far; time paused by the observer not counted
+  double eta_seconds = 0.0;  // for the rest of this epoch, at that speed
   int64_t total_batch = 0;   // batches trained so far in the whole run
 };
 
@@ -107,8 +108,8 @@ struct EpochSummary {
   double validation_perplexity = 0.0;
   double validation_bleu = 0.0;
   double validation_accuracy = -1.0;  // tasks: share of exact greedy outputs; < 0 otherwise
-  double seconds = 0.0;
-  double total_seconds = 0.0;  // training time so far, this epoch's included
+  double seconds = 0.0;               // this epoch's, validation included, time paused not
+  double total_seconds = 0.0;         // training time so far, this epoch's included
   double learning_rate = 0.0;
   bool best = false;     // this epoch's weights were saved as the model
   bool partial = false;  // a stop request ended this epoch early
@@ -121,7 +122,8 @@ struct TrainObserver {
   std::function<void(const TrainingSnapshot&)> snapshot;
   // Asked after every batch; true ends the run: the epoch so far is validated like a finished
   // one (and saved if it is the best), and train() returns. A front end pauses by blocking in
-  // any of these callbacks (they run on the training thread).
+  // any of these callbacks (they run on the training thread); time blocked in this one is not
+  // counted as training time (TrainProgress, EpochSummary).
   std::function<bool()> stop_requested;
 };
 

@@ -221,10 +221,14 @@ class Trainer {
                          " training pairs with an empty side or over ", max_words,
                          " source words"));
     settings_ = training_settings(options_, train_text, valid_text);
+    // Which unit multiplies, and apart from it the engine's own kernels' path: "kernels avx512"
+    // alone read, on a CPU with AMX, as if AMX went unused.
+    const char* unit = cpu_features().amx_bf16 ? "AMX" : "AVX512-BF16";
     note(std::string("matrix products in ") +
-         (precision_ == Precision::kBFloat16 ? "bfloat16, float32 accumulation and weights"
-                                             : "float32") +
-         "; kernels " + kernel_isa_summary());
+         (precision_ == Precision::kBFloat16
+              ? std::string("bfloat16 (oneDNN on ") + unit + "), float32 accumulation and weights"
+              : std::string("float32")) +
+         "; hand-written kernels " + kernel_isa_summary());
     const std::string state_path = options_.output_path + ".state";
     torch::manual_seed(options_.seed);
     if (group_) {
@@ -597,7 +601,7 @@ class Trainer {
     const double score = task() ? 100.0 * validation.exact : validation.bleu;
     summary.best = apply_plateau_schedule(state_, epoch, score, validation.loss, options_.patience);
     set_learning_rate(*optimizer_, state_.learning_rate);
-    summary.seconds = seconds_since(start);
+    summary.seconds = seconds_since(start) - paused_seconds_;
     state_.seconds += summary.seconds;
     summary.total_seconds = state_.seconds;
     update_record();
@@ -625,6 +629,7 @@ class Trainer {
     const int batches = batches_per_epoch(buckets);
     model_->train();
     const auto start = Clock::now();
+    paused_seconds_ = 0.0;
     double loss_sum = 0.0;
     int64_t tokens = 0, sentences = 0;
     for (int i = 0; i < batches; ++i) {
@@ -640,14 +645,16 @@ class Trainer {
           (total_batches_ == 1 || total_batches_ % options_.snapshot_every == 0))
         take_snapshot(epoch, loss_sum / static_cast<double>(tokens));
       if (observer_.progress && reporting()) {
-        const double elapsed = seconds_since(start);
+        const double elapsed = seconds_since(start) - paused_seconds_;
         observer_.progress({epoch, options_.epochs, i + 1, batches, loss_sum / tokens,
                             sentences / elapsed, elapsed / (i + 1) * (batches - i - 1),
                             total_batches_});
       }
       // Asked after the batch, as the observer saw it. A group learns of it with the next batch's
       // gradients, so that every rank stops after the same one.
-      bool stop = stop_requested();
+      const auto asked = Clock::now();
+      bool stop = stop_requested();  // waits while the observer holds the run paused
+      paused_seconds_ += seconds_since(asked);
       if (group_) {
         stop_asked_ = stop;
         stop = group_stop;
@@ -777,6 +784,9 @@ class Trainer {
   bool stop_asked_ = false;                    // in a group: to be sent with the next batch
   int64_t total_batches_ = 0;  // batches trained in the whole run (estimated after a resume)
   bool stopped_by_request_ = false;
+  // Of this epoch's time so far, how long the observer held the run paused: not training time,
+  // so neither the speed, the time left nor the epoch's time count it.
+  double paused_seconds_ = 0.0;
 };
 
 }  // namespace
