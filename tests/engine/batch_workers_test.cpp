@@ -131,6 +131,22 @@ TEST(BatchWorkers, AJobsErrorReachesTheCallerAfterTheWorkersStopped) {
   }
 }
 
+TEST(BatchWorkers, AnErrorInDoneReachesTheCallerAfterTheWorkersStopped) {
+  for (int threads : {1, 2}) {
+    std::atomic<int> started{0};
+    EXPECT_THROW(run_jobs(
+                     200, threads,
+                     [&](size_t) {
+                       ++started;
+                       pause_briefly();
+                     },
+                     [](size_t) -> bool { throw std::runtime_error("progress failed"); }),
+                 std::runtime_error)
+        << threads;
+    EXPECT_LT(started, 12) << threads;
+  }
+}
+
 TEST(BatchWorkers, NoJobsIsACompletedRun) {
   EXPECT_TRUE(run_jobs(
       0, 2, [](size_t) { FAIL(); }, [](size_t) { return false; }));

@@ -123,7 +123,10 @@ void TrainingCurves::addEpoch(const EpochSummary& summary, double batch) {
 
 void TrainingCurves::refresh() {
   const Extent training = extent(trainingLoss_), validation = extent(validationLoss_);
-  xAxis->setRange(0, std::max({1.0, training.key, validation.key}));
+  // 3% beyond the last batch: a validation point sits at an epoch's last batch, and at the
+  // axis' end it was drawn cut in half.
+  const double lastBatch = std::max({1.0, training.key, validation.key});
+  xAxis->setRange(0, lastBatch * 1.03);
   const double highest = std::max(training.value, validation.value);
   const double lowest = std::min(training.lowest, validation.lowest);
   if (highest > 0 && std::isfinite(lowest))

@@ -70,10 +70,18 @@ bool run_jobs(size_t jobs, int threads, const std::function<void(size_t)>& job,
       if (!completed) continue;  // stopped: the rest only waits for the workers
       lock.unlock();
       // done() outside the lock: it may take its time (a GUI's progress), the workers go on.
+      // Should it throw, the workers are stopped and joined before its error goes on.
       bool go_on = true;
-      for (size_t i : report)
-        if (go_on && !done(i)) go_on = false;
+      std::exception_ptr done_failure;
+      try {
+        for (size_t i : report)
+          if (go_on && !done(i)) go_on = false;
+      } catch (...) {
+        done_failure = std::current_exception();
+        go_on = false;
+      }
       lock.lock();
+      if (done_failure && !failure) failure = done_failure;
       if (!go_on) {
         stop = true;
         completed = false;

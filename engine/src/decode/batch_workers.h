@@ -12,8 +12,8 @@ namespace attnscope {
 /// (fewer when there are fewer jobs), which share the `threads` torch threads among them. After
 /// each job, done(i) runs on the calling thread, one call at a time; returning false stops the
 /// run: the jobs not started are skipped and run_jobs returns false once every worker stopped.
-/// The first exception a job throws ends the run the same way and is rethrown here. With one
-/// thread or one job everything runs on the calling thread.
+/// The first exception a job (or done) throws ends the run the same way and is rethrown here. With
+/// one thread or one job everything runs on the calling thread.
 bool run_jobs(size_t jobs, int threads, const std::function<void(size_t)>& job,
               const std::function<bool(size_t)>& done);
 

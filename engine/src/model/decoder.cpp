@@ -70,7 +70,6 @@ thread_local bool two_pass_logits_wanted = false;
 // are computed again from the unrounded weights (`exact(row)`): the rounding alone changed 2.7%
 // of the default of then's greedy translations of test_2016_flickr (`translate --output-weights
 // int8` against `--batch 1`).
-
 template <typename Exact>
 void recompute_largest(float* logits, int64_t count, Exact exact) {
   constexpr int64_t kRecomputed = 8;
