@@ -95,10 +95,11 @@ struct TrainProgress {
   int batch = 0;  // batches done in this epoch
   int batches = 0;
   double loss = 0.0;  // running mean of this epoch's training loss per token
-  double sentences_per_second =
-      0.0;                   // this epoch's so far; time paused by the observer not counted
-  double eta_seconds = 0.0;  // for the rest of this epoch, at that speed
-  int64_t total_batch = 0;   // batches trained so far in the whole run
+  // This epoch's so far, and the time for the rest of it at that speed; time the observer held
+  // the run paused is not counted.
+  double sentences_per_second = 0.0;
+  double eta_seconds = 0.0;
+  int64_t total_batch = 0;  // batches trained so far in the whole run
 };
 
 struct EpochSummary {
