@@ -13,7 +13,8 @@ namespace attnscope {
 
 bool run_jobs(size_t jobs, int threads, const std::function<void(size_t)>& job,
               const std::function<bool(size_t)>& done) {
-  const size_t workers = std::min(jobs, static_cast<size_t>(std::max(1, threads)));
+  threads = std::max(1, threads);
+  const size_t workers = std::min(jobs, static_cast<size_t>(threads));
   if (workers <= 1) {
     for (size_t i = 0; i < jobs; ++i) {
       job(i);
@@ -55,8 +56,8 @@ bool run_jobs(size_t jobs, int threads, const std::function<void(size_t)>& job,
     changed.notify_one();
   };
   std::vector<std::thread> pool;
-  const int share = std::max(1, threads) / static_cast<int>(workers);
-  const int extra = std::max(1, threads) % static_cast<int>(workers);
+  const int share = threads / static_cast<int>(workers);
+  const int extra = threads % static_cast<int>(workers);
   for (size_t w = 0; w < workers; ++w)
     pool.emplace_back(work, share + (static_cast<int>(w) < extra ? 1 : 0));
   bool completed = true;
@@ -90,7 +91,7 @@ bool run_jobs(size_t jobs, int threads, const std::function<void(size_t)>& job,
   }
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
-  return completed && !stop;
+  return completed;  // without a failure, only a done() saying stop ends a run early
 }
 
 }  // namespace attnscope

@@ -146,13 +146,19 @@ DecoderImpl::Query DecoderImpl::query(const torch::Tensor& embedding_gates,
   return {gru_update(query_cell_, gates, state), cell_->bias_ih};
 }
 
-torch::Tensor DecoderImpl::output(const torch::Tensor& state, const torch::Tensor& context,
-                                  const torch::Tensor& embedded) {
+torch::Tensor DecoderImpl::output_matrix_input(const torch::Tensor& state,
+                                               const torch::Tensor& context,
+                                               const torch::Tensor& embedded) {
   const torch::Tensor features =
       apply_dropout(torch::cat({state, context, embedded}, -1), config_.dropout, is_training());
-  if (!config_.tied_readout) return output_(features);
-  const torch::Tensor readout = torch::tanh(readout_(features));
-  return torch::matmul(readout, embedding_->weight.t()) + output_bias_;
+  return config_.tied_readout ? torch::tanh(readout_(features)) : features;
+}
+
+torch::Tensor DecoderImpl::output(const torch::Tensor& state, const torch::Tensor& context,
+                                  const torch::Tensor& embedded) {
+  const torch::Tensor input = output_matrix_input(state, context, embedded);
+  if (!config_.tied_readout) return output_(input);
+  return torch::matmul(input, embedding_->weight.t()) + output_bias_;
 }
 
 DecoderStep DecoderImpl::step(const DecoderContext& context, const torch::Tensor& state,
@@ -168,12 +174,10 @@ DecoderStep DecoderImpl::step(const DecoderContext& context, const torch::Tensor
 }
 
 torch::Tensor DecoderImpl::two_pass_logits(const DecoderUpdate& update) {
-  // output()'s arithmetic without dropout (not training), up to the output matrix's product.
-  const torch::Tensor features =
-      torch::cat({update.state, update.context_vector, update.embedded}, -1);
   const bool tied = config_.tied_readout;
   const torch::Tensor input =
-      (tied ? torch::tanh(readout_(features)) : features).contiguous();            // [B,K]
+      output_matrix_input(update.state, update.context_vector, update.embedded)
+          .contiguous();                                                           // [B,K]
   const torch::Tensor exact_weight = tied ? embedding_->weight : output_->weight;  // [V,K]
   const torch::Tensor bias_tensor = tied ? output_bias_ : output_->bias;
   const int64_t B = input.size(0), K = input.size(1), V = exact_weight.size(0);

@@ -150,6 +150,10 @@ class DecoderImpl : public torch::nn::Module {
   Query query(const torch::Tensor& embedding_gates, const torch::Tensor& state);
   torch::Tensor output(const torch::Tensor& state, const torch::Tensor& context,
                        const torch::Tensor& embedded);
+  // What the output matrix multiplies: [state; context; embedding] (dropout applied in
+  // training), or with a tied readout tanh(readout) of it.
+  torch::Tensor output_matrix_input(const torch::Tensor& state, const torch::Tensor& context,
+                                    const torch::Tensor& embedded);
 
   ModelConfig config_;
   torch::nn::Embedding embedding_{nullptr};
