@@ -4,7 +4,7 @@
 # batches, for 1 process x 1 thread, 1 process x 2 threads and 2 processes x 1 thread
 # (`train --local-processes 2`, Gloo over 127.0.0.1). Then, on paper, what summing one batch's
 # gradients costs between machines: a ring all-reduce sends and receives 2(N-1)/N times the
-# gradient bytes per rank. The README's "Training on several machines" table is this script's
+# gradient bytes per rank. The tables of docs/training.md ("Scaling") are this script's
 # output. Run it on a quiet machine.
 #
 #   bench/distributed.sh [CLI] [DATA_DIR] [BATCHES]   defaults: build/app/attnscope-cli

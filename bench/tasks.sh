@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Time to 95%: trains each built-in task with its default settings (`attnscope-cli train --task`)
 # and prints, per task, the training time at the end of the first epoch whose held-out exact
-# match reached 95%, and the best exact match. The README's "Watch attention emerge" table is
-# this script's output. Run it on a quiet machine: a build beside it halves the figures.
+# match reached 95%, and the best exact match. The table of docs/training.md ("Time to learn
+# each task") is this script's output. Run it on a quiet machine: a build beside it halves the
+# figures.
 #
 #   bench/tasks.sh [CLI] [SCORE] [TASK...]    defaults: build/app/attnscope-cli additive, every task
 set -euo pipefail

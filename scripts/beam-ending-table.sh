@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Prints the README's table of beam search's ending rule: for every shipped model (both language
-# pairs), BLEU with beam 5 under the rule of attnscope 0.9.0 (`eval --any-ending`: any </s> the
-# step considers ends its hypothesis and counts towards the K that stop the search) and under
-# today's (only a </s> among the step's K best), with each one's brevity penalty; on the
+# Prints the table of docs/search.md, "Beam search's ending rule": for every shipped model (both
+# language pairs), BLEU with beam 5 under the rule of attnscope 0.9.0 (`eval --any-ending`:
+# any </s> the step considers ends its hypothesis and counts towards the K that stop the search)
+# and under today's (only a </s> among the step's K best), with each one's brevity penalty; on the
 # validation set and on test_2016_flickr. About 30 s per model, rule and set on one thread.
 # Then, for the default model on test_2016_flickr's first 300 sentences, how often each rule's
 # best hypothesis scores below greedy search's by the beam's own score (log P / length).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the README's table of what beam search's penalties do (issue 31): test BLEU of one model
+# Prints the table of docs/search.md, "What the penalties do": test BLEU of one model
 # greedy, with beam 5 ranked by log P / length (the default) and with beam 5 under GNMT's length
 # penalty α ∈ {0, 0.6, 1.0} and coverage penalty β ∈ {0, 0.4}, each with its brevity penalty and
 # output/reference length ratio.

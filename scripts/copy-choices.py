@@ -4,8 +4,8 @@
 For every <unk> a model writes on a test set (greedy, `--unk keep`), takes the unknown source
 word its attention row weighs most, as the copying rule would, and counts whether that word is
 in the reference translation (lowercased): split by whether the word is typed as a name or
-number (an upper-case letter or a digit) or in lowercase, and by its weight. The README's
-Unknown words section chose the rule on the validation set with it:
+number (an upper-case letter or a digit) or in lowercase, and by its weight. The rule of
+docs/unknown-words.md ("Why this rule") was chosen on the validation set with it:
 
   scripts/copy-choices.py [DATA_DIR] [CLI] [--score NAME]   (default: val, additive)
 """

@@ -15,7 +15,7 @@
 #       shipped file the score function).
 #   EMB=256 HIDDEN=512 DECODER=cgru EPOCHS=20 scripts/train-models.sh DATA additive
 #       sizes other than the default (train --emb / --hidden): the larger conditional-GRU
-#       additive of the README's recipe experiments (runs/additive-cgru-e256-h512.attnmodel).
+#       additive of docs/models.md's recipe experiments (runs/additive-cgru-e256-h512.attnmodel).
 #   TGT=fr EPOCHS=24 scripts/train-models.sh DATA additive
 #       English->French (train.fr.gz ...): runs/en-fr/SCORE.attnmodel, copied to
 #       resources/models/en-fr/ (the shipped en-fr additive: 24 epochs, chosen on the validation

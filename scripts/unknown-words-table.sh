@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the README's table of unknown words: for every shipped model (or every MODEL_FILE
+# Prints the tables of docs/unknown-words.md: for every shipped model (or every MODEL_FILE
 # given), test BLEU greedy and beam 5 with `--unk keep`, with the copying rule of 0.9.0
 # (`--copy-any`: the source word the attention weighs most, whatever it is) and with today's
 # (only an unknown name or number), and for each the leak share: output words that are

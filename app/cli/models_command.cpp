@@ -37,7 +37,7 @@ void print_table(const std::vector<ModelInfo>& models) {
   }
 }
 
-// The README's model table, straight from what the model files record.
+// The shipped-models table of docs/models.md, straight from what the model files record.
 void print_markdown(const std::vector<ModelInfo>& models) {
   std::printf(
       "| score function | languages | test BLEU greedy | beam 5 | validation BLEU | parameters | "

@@ -86,11 +86,15 @@ const FlagNames kTrainFlags = {
     {"model.decoder", "--decoder"},
     {"model.tied_readout", "--output-layer"},
     {"learning_rate", "--lr"},
+    {"label_smoothing", "--label-smoothing"},
     {"test_source_path", "--test-src"},
     {"test_target_path", "--test-tgt"},
     {"resume", "--resume"},
     {"subwords", "--subwords"},
     {"joint_subwords", "--joint-subwords"},
+    {"subwords_from", "--subwords-from"},
+    {"model.cased", "--cased"},
+    {"corpus_name", "--corpus-name"},
     {"save_epochs", "--save-epochs"},
     {"task", "--task"},
     {"task_examples", "--examples"},
@@ -154,7 +158,7 @@ void apply_task_defaults(CLI::App& app, TrainOptions& o) {
   if (unset("--hidden")) o.model.hidden = task.model.hidden;
   if (unset("--dropout")) o.model.dropout = task.model.dropout;
   if (unset("--threads")) o.threads = task.threads;
-  o.label_smoothing = task.label_smoothing;
+  if (unset("--label-smoothing")) o.label_smoothing = task.label_smoothing;
   o.model.source_language = task.model.source_language;
   o.model.target_language = task.model.target_language;
 }
@@ -213,6 +217,17 @@ Action add_train_command(CLI::App& app) {
                "also write each epoch's model as OUT's name with .epochNN, for `average`");
   app.add_flag("--joint-subwords", o.joint_subwords,
                "with --subwords: one SentencePiece model learned on both languages' text");
+  app.add_option("--subwords-from", o.subwords_from,
+                 "take the SentencePiece models (the vocabularies) of this model file instead of "
+                 "learning new ones: every model of a language pair shares its pieces");
+  app.add_flag("--cased", o.model.cased,
+               "subword models: read text as written (case kept, punctuation attached) and "
+               "write cased, detokenised text");
+  app.add_option("--corpus-name", o.corpus_name,
+                 "what the training corpus is, recorded in the model (e.g. \"Multi30k + "
+                 "Tatoeba\"; default: the files' names)");
+  app.add_option("--label-smoothing", o.label_smoothing, "label smoothing of the loss")
+      ->capture_default_str();
   app.add_option("--lr", o.learning_rate, "Adam learning rate")->capture_default_str();
   app.add_option("--dropout", o.model.dropout, "dropout")->capture_default_str();
   app.add_option("--patience", o.patience,

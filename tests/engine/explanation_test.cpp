@@ -54,7 +54,7 @@ class EveryScore : public ::testing::TestWithParam<std::string> {};
 // function. The shipped models are explained as the app and the CLI explain them, the steps
 // doubled until every row is within 1%: a nearly one-hot attention (the shipped `general`) jumps
 // from word to word along the path from the zero baseline, and the trapezoid rule needs up to
-// 1024 points to follow the jumps (README: "Is attention an explanation?").
+// 1024 points to follow the jumps (docs/explanation.md, "Completeness").
 TEST_P(EveryScore, IntegratedGradientsAreCompleteWithinOnePercent) {
   const Translator untrained(testing::random_model_file(GetParam()));
   // Forced: an untrained model may end at once on its own.

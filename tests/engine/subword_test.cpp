@@ -190,7 +190,7 @@ TEST(SubwordModel, BytesThatAreNoUsableModelAreRefusedWithAReason) {
 
 TEST(SubwordTraining, TheModelFileHoldsBothModelsAndItsInfoSaysSo) {
   const std::string path = testing::subword_model();
-  EXPECT_EQ(file_version(path), kCheckpointVersion);
+  EXPECT_EQ(file_version(path), 2u);  // version 3 is for cased models only
   const Checkpoint checkpoint = load_checkpoint(path);
   EXPECT_EQ(checkpoint.subwords, kSentencePiece);
   EXPECT_EQ(checkpoint.source_subwords.pieces(), checkpoint.source_vocabulary.tokens());
@@ -263,6 +263,86 @@ TEST(SubwordTraining, AJointModelSplitsBothSidesWithOneSentencePieceModel) {
     ADD_FAILURE() << "a joint model of words";
   } catch (const SettingError& e) {
     EXPECT_EQ(e.setting(), "joint_subwords");
+  }
+}
+
+// A cased model reads text as written ("Kalo" and "Kalo." as typed) and writes text a reader
+// expects: its words keep case and punctuation, so joined by spaces they are the text.
+TEST(SubwordTraining, ACasedModelReadsAndWritesTextAsWritten) {
+  const std::string folder = testing::temporary_folder();
+  TrainOptions options = testing::subword_training(folder, "additive", 120, "cased.attnmodel");
+  options.model.cased = true;
+  options.joint_subwords = true;
+  options.epochs = 1;
+  options.max_batches = 4;
+  train(options);
+  EXPECT_EQ(file_version(options.output_path), 3u);  // older builds refuse it, not lowercase it
+  const Translator translator(options.output_path);
+  EXPECT_EQ(translator.info().tokenizer, kCasedTokenizer);
+  EXPECT_TRUE(translator.info().config.cased);
+  const std::string sentence = "Kalo mine Rusota.";
+  const Translation t = translator.translate(sentence);
+  std::vector<std::string> expected = split_as_written(sentence);
+  expected.push_back("</s>");
+  EXPECT_EQ(word_view_of(t).source_words, expected);
+  ASSERT_FALSE(t.source.tokens.empty());
+  EXPECT_EQ(t.source.tokens.front().rfind(kWordStart + "K", 0), 0u)
+      << t.source.tokens.front() << ": the capital is read as typed";
+  const std::string reference = "Rusota mine kalo.";
+  const Translation forced = translator.force_decode(sentence, reference);
+  EXPECT_EQ(forced.words(), split_as_written(reference));
+  EXPECT_EQ(join_tokens(forced.words()), reference);
+  testing::expect_attention_contract(forced);
+  // A word model cannot be cased: its vocabulary is lowercase words.
+  TrainOptions words = testing::subword_training(folder, "additive", 0, "words.attnmodel");
+  words.model.cased = true;
+  try {
+    train(words);
+    ADD_FAILURE() << "a cased word model";
+  } catch (const SettingError& e) {
+    EXPECT_EQ(e.setting(), "model.cased");
+  }
+}
+
+// Every model of a language pair shares one vocabulary: a run takes another model's
+// SentencePiece models instead of learning its own, and refuses one that reads text otherwise.
+TEST(SubwordTraining, ARunTakesTheSubwordModelsOfAnotherModel) {
+  const std::string folder = testing::temporary_folder();
+  TrainOptions options = testing::subword_training(folder, "dot", 0, "shared.attnmodel");
+  options.subwords_from = testing::subword_model();
+  options.epochs = 1;
+  options.max_batches = 2;
+  train(options);
+  const Checkpoint donor = load_checkpoint(options.subwords_from);
+  const Checkpoint taker = load_checkpoint(options.output_path);
+  EXPECT_EQ(taker.source_subwords.bytes(), donor.source_subwords.bytes());
+  EXPECT_EQ(taker.target_subwords.bytes(), donor.target_subwords.bytes());
+  EXPECT_EQ(taker.target_vocabulary.tokens(), donor.target_vocabulary.tokens());
+  struct Case {
+    std::string from;
+    bool cased;
+    int pieces;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {testing::subword_model(), true, 0, "reads text lowercased and this run cased"},
+      {testing::subword_model(), false, 100, "not both"},
+      {testing::random_model_file("general"), false, 0, "is no subword model"},
+      {folder + "/missing.attnmodel", false, 0, "missing.attnmodel"},
+  };
+  for (const Case& c : cases) {
+    TrainOptions bad = testing::subword_training(folder, "dot", c.pieces, "bad.attnmodel");
+    bad.subwords_from = c.from;
+    bad.model.cased = c.cased;
+    bad.epochs = 1;
+    bad.max_batches = 1;
+    try {
+      train(bad);
+      ADD_FAILURE() << c.error;
+    } catch (const SettingError& e) {
+      EXPECT_EQ(e.setting(), "subwords_from");
+      EXPECT_CONTAINS(std::string(e.what()), c.error);
+    }
   }
 }
 
@@ -576,7 +656,7 @@ TEST(SubwordModelFile, WordModelsStayVersionOneAndOldFilesLoad) {
 }
 
 TEST(SubwordModelFile, TheShippedDotModelReadsAndWritesPieces) {
-  // `dot` ships as a subword model (it beat its word model; README, Subword models).
+  // `dot` ships as a subword model (it beat its word model; docs/models.md, Subword models).
   const std::string shipped = find_shipped_model("dot");
   if (shipped.empty()) GTEST_SKIP() << "no shipped models in this tree";
   EXPECT_EQ(file_version(shipped), 2u);
@@ -591,9 +671,9 @@ TEST(SubwordModelFile, TheShippedDotModelReadsAndWritesPieces) {
 
 TEST(SubwordModelFile, AFutureVersionNamesTheVersionsItReads) {
   std::string bytes = testing::read_bytes(testing::subword_model());
-  bytes[16] = 3;
+  bytes[16] = 4;
   const std::string message = testing::model_load_error(write_bytes(bytes));
-  EXPECT_CONTAINS(message, "has format version 3; this attnscope reads version 2");
+  EXPECT_CONTAINS(message, "has format version 4; this attnscope reads version 3");
 }
 
 }  // namespace

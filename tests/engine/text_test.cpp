@@ -44,6 +44,26 @@ TEST(Text, SymbolsAndSpecialTokenLookalikesAreSplit) {
   EXPECT_EQ(tokenize("东京"), (Tokens{"东京"}));
 }
 
+TEST(Text, AsWrittenKeepsCaseAndPunctuationAndSplitsOnlyAtSpaces) {
+  EXPECT_EQ(split_as_written("Ein Hund rennt am Strand."),
+            (Tokens{"Ein", "Hund", "rennt", "am", "Strand."}));
+  // NFC, no-break spaces (French typography) and controls separate; invalid bytes are dropped.
+  EXPECT_EQ(split_as_written("E\xCC\x81t\xC3\xA9 !\u202F?\tx\x01y ab\xFF"),
+            (Tokens{"\xC3\x89t\xC3\xA9", "!", "?", "x", "y", "ab"}));
+  // An emoji sequence joined by U+200D stays one word.
+  EXPECT_EQ(split_as_written("\U0001F469\u200D\U0001F4BB ok"),
+            (Tokens{"\U0001F469\u200D\U0001F4BB", "ok"}));
+  EXPECT_TRUE(split_as_written(" \t\n").empty());
+  EXPECT_EQ(model_words("Zürich, 2026!", true), (Tokens{"Zürich,", "2026!"}));
+  EXPECT_EQ(model_words("Zürich, 2026!", false), (Tokens{"zürich", ",", "2026", "!"}));
+}
+
+TEST(Text, BleuWordsCompareCasedOutputWithTokenizedReferences) {
+  EXPECT_EQ(bleu_words({"Ein", "Hund", "rennt", "am", "Strand."}),
+            tokenize("ein hund rennt am strand ."));
+  EXPECT_EQ(bleu_words({"Ein", "Hund."}, /*keep_case=*/true), (Tokens{"Ein", "Hund", "."}));
+}
+
 TEST(Text, JoinTokens) {
   EXPECT_EQ(join_tokens({"a", "b", "."}), "a b .");
   EXPECT_EQ(join_tokens({}), "");

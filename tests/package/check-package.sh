@@ -4,7 +4,7 @@
 #   - dpkg-deb --info/--contents: every file in its place; Depends has libtorch, Qt, OpenBLAS and
 #     no -dev package;
 #   - desktop-file-validate and appstreamcli validate --no-net: clean;
-#   - lintian: no error, no warning but those the README's "Install" section accepts;
+#   - lintian: no error, no warning but those docs/install.md accepts;
 #   - the man pages: every option of every --help (each attnscope-cli command's too) is in them;
 #   - the bash completion: commands, options, score names, files;
 #   - dpkg -x into a scratch root: attnscope-cli --version, models (found in the root's
@@ -74,7 +74,7 @@ appstreamcli validate --no-net --pedantic "$metainfo" >"$scratch/appstream" 2>&1
 grep -q "<release version=\"$version\"" "$metainfo" || fail "the metainfo has no release $version"
 ok "appstreamcli validate --no-net --pedantic: $(tail -1 "$scratch/appstream")"
 
-# lintian: warnings accepted in the README ("Install"), each for a reason given there.
+# lintian: warnings accepted in docs/install.md, each for a reason given there.
 accepted='maintscript-calls-ldconfig'
 lintian --fail-on error "$deb" >"$scratch/lintian" 2>&1 || fail "lintian: $(cat "$scratch/lintian")"
 unexpected=$(grep -E '^[EW]: ' "$scratch/lintian" | grep -vE ": ($accepted) " || true)

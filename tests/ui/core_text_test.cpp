@@ -258,6 +258,9 @@ void CoreTextTest::aboutTextNamesTheVersionsAndTheLicence() {
            qPrintable(text));
   QVERIFY2(text.contains(QRegularExpression(QStringLiteral("products: (bf16|fp32)"))),
            qPrintable(text));
+  // The training data's licence (CC BY 2.0 FR) asks for credit wherever a model trained on it is.
+  for (const char* credit : {"tatoeba.org", "manythings.org/anki", "CC BY 2.0 FR", "Multi30k"})
+    QVERIFY2(text.contains(QLatin1String(credit)), qPrintable(text));
 }
 
 void CoreTextTest::firstStepsCutsEveryRowOfAHypothesis() {

@@ -418,6 +418,10 @@ void WindowUsabilityTest::modelBoxEntriesSayWhatTheModelIs() {
   shipped.training.test_bleu = 35.77;
   QCOMPARE(modelToolTip(shipped),
            QString("additive attention · English → German · test BLEU 35.8 (greedy)"));
+  // The training data, without its pair count.
+  shipped.training.corpus = "Multi30k + Tatoeba (214781 pairs)";
+  QCOMPARE(modelToolTip(shipped), QString("additive attention · English → German · trained on "
+                                          "Multi30k + Tatoeba · test BLEU 35.8 (greedy)"));
 }
 
 // The source tree's English->French models are listed beside English->German's; choosing one

@@ -115,6 +115,7 @@ QString modelInfoText(const ModelInfo& m) {
                QString::number(m.training.seconds / 60.0, 'f', 0));
   if (m.config.decoder == kConditionalGruDecoder)
     text += tr("\nDecoder: conditional GRU (attention queried between two GRUs)");
+  if (m.config.cased) text += tr("\nText: read and written as typed (case and punctuation kept)");
   // A task model is measured by its exact outputs; a figure never measured is left out, not
   // shown as -1.
   if (readsTaskInput(m))
@@ -144,6 +145,11 @@ QString modelToolTip(const ModelInfo& m) {
     parts << QString::fromStdString(m.training.corpus);
   else if (const QString languages = languagesText(m); !languages.isEmpty())
     parts << languages;
+  // What it learned from, without the pair count: "trained on Multi30k + Tatoeba".
+  if (!readsTaskInput(m) && !m.training.corpus.empty()) {
+    const QString corpus = QString::fromStdString(m.training.corpus);
+    parts << tr("trained on %1").arg(corpus.section(QStringLiteral(" ("), 0, 0));
+  }
   if (m.training.test_bleu >= 0)
     parts << tr("test BLEU %1 (greedy)").arg(m.training.test_bleu, 0, 'f', 1);
   return parts.join(QStringLiteral(" · "));

@@ -17,7 +17,7 @@ constexpr int kTopK = 5;  // candidates per step, as the step panel lists them
 constexpr int kDecodingThreads = 1;
 // Attribution is the exception: integrated gradients runs batched products over every point of
 // the path and output token, large enough for every core to pay (bench --explain: 20 words at 64
-// steps, README "Speed"); every other request sets the worker's count back to one.
+// steps, docs/explanation.md "Speed"); every other request sets the worker's count back to one.
 constexpr int kAttributionThreads = 0;  // every core
 }  // namespace
 

@@ -33,6 +33,10 @@ struct ModelConfig {
   bool tied_readout = true;
   std::string decoder = kGruDecoder;  // see kGruDecoder; files without the key hold "gru"
   double dropout = 0.3;
+  // true: text is read as written (text.h's split_as_written: case kept, punctuation attached)
+  // and split by SentencePiece, so the output is cased, detokenised text ("Ein Hund rennt am
+  // Strand."); subword models only. false (files without the key): tokenize()'s lowercase words.
+  bool cased = false;
   int64_t max_source_length = 100;  // tokens incl. </s>; longer sentences are truncated
 };
 

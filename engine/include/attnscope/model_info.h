@@ -7,6 +7,9 @@
 
 namespace attnscope {
 
+/// ModelInfo::tokenizer of a cased model (ModelConfig::cased).
+constexpr char kCasedTokenizer[] = "cased";
+
 /// What a checkpoint says about how its model was made.
 struct TrainingRecord {
   std::string corpus;    // e.g. "multi30k train (29000 pairs)"
@@ -42,7 +45,8 @@ struct ModelInfo {
   // `dates`: lowercased words split into characters); empty for a word model or a TorchScript
   // module.
   std::string subwords;
-  // "attnscope" (lowercase, punctuation split off: text.h's tokenize) or "whitespace" (as typed)
+  // "attnscope" (lowercase, punctuation split off: text.h's tokenize), "whitespace" (as typed)
+  // or kCasedTokenizer (a cased model: text.h's split_as_written, then SentencePiece)
   std::string tokenizer = "attnscope";
   ModelConfig config;
   TrainingRecord training;

@@ -22,6 +22,21 @@ std::vector<std::string> tokenize(std::string_view utf8);
 /// check, since lowercasing may change a word's letters in rare scripts.
 std::vector<std::string> tokenize_keeping_case(std::string_view utf8);
 
+/// Splits NFC-normalised text at whitespace and invisible characters only, keeping case and
+/// punctuation attached ("Strand." stays one word): how a cased subword model
+/// (ModelConfig::cased) reads text, so that its pieces join back into text as a reader writes
+/// it. Invalid UTF-8 bytes are dropped, as tokenize() drops them.
+std::vector<std::string> split_as_written(std::string_view utf8);
+
+/// The words a model of attnscope's own reads: split_as_written() for a cased model,
+/// tokenize() (lowercase, punctuation split off) otherwise.
+std::vector<std::string> model_words(std::string_view utf8, bool cased);
+
+/// The words BLEU compares for a translation or reference of attnscope's tokenizer: tokenize()
+/// of the text the words spell, so a cased model's "Strand." and a reference's "strand ." are
+/// alike (case-insensitive BLEU); with `keep_case` the case stays (cased BLEU).
+std::vector<std::string> bleu_words(const std::vector<std::string>& words, bool keep_case = false);
+
 /// True for a word written in lowercase letters: at least one letter that has case, none in
 /// upper- or titlecase, and no digit ("bluish", "café"; not "Zürich", "FedEx", "B2", "東京",
 /// which has no case). How a source word tells a common word from a name or a number.

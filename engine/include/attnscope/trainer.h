@@ -9,8 +9,8 @@
 
 namespace attnscope {
 
-/// Several processes training one model (README "Training on several machines"). Every rank
-/// reads the corpus and computes its share of every batch; the gradients are summed across the
+/// Several processes training one model (docs/training.md, "Training on several machines"). Every
+/// rank reads the corpus and computes its share of every batch; the gradients are summed across the
 /// ranks (c10d, Gloo), so every rank takes the same optimizer step. Rank 0 hosts the rendezvous
 /// at master_address:master_port, validates, reports progress and writes the model and its
 /// state; the other ranks write nothing and report only errors.
@@ -34,6 +34,9 @@ struct TrainOptions {
   std::string target_path;
   std::string validation_source_path;
   std::string validation_target_path;
+  // What the training corpus is, in words ("Multi30k + Tatoeba"), recorded in the model for
+  // Model info and the model list; empty: the corpus files' names.
+  std::string corpus_name;
   std::string test_source_path;  // optional: measured once at the end and stored in the model
   std::string test_target_path;
   std::string output_path;  // the best model; the resumable state goes to output_path + ".state"
@@ -50,6 +53,10 @@ struct TrainOptions {
   // used for both (a joint vocabulary: a name or number is split alike on both sides), instead
   // of one per language.
   bool joint_subwords = false;
+  // A model file whose SentencePiece models (and so vocabularies) this run takes instead of
+  // learning its own: every model of a language pair reads and writes the same pieces. Instead
+  // of `subwords`; its cased setting must be model.cased.
+  std::string subwords_from;
   double learning_rate = 1e-3;
   double gradient_clip = 1.0;
   double label_smoothing = 0.1;

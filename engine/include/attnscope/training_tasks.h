@@ -19,8 +19,8 @@ enum class TaskText {
 };
 
 /// What a task is and the settings it trains well with on a two-core machine: each reaches
-/// ≥ 95% exact match on held-out examples within three minutes with these (README, "Watch
-/// attention emerge"; `bench/tasks.sh` measures it).
+/// ≥ 95% exact match on held-out examples within three minutes with these (docs/training.md,
+/// "Watch attention emerge"; `bench/tasks.sh` measures it).
 struct TaskSpec {
   std::string name;
   std::string description;  // one line, for --help and the app's task box

@@ -21,7 +21,7 @@ inline constexpr float kMinCopyAttention = 0.05f;
 
 /// Which source word replaces an output "<unk>" (UnknownWords::kCopy).
 struct CopyRule {
-  // The least weight the word needs in the step's attention row (README, Unknown words, says how
+  // The least weight the word needs in the step's attention row (docs/unknown-words.md says how
   // kMinCopyAttention was measured).
   float min_attention = kMinCopyAttention;
   // The rule of attnscope 0.9.0, for comparing (eval --copy-any): the source word the row weighs

@@ -28,8 +28,10 @@ TokenMapping::Side TokenMapping::side_of(std::vector<std::string> tokens) {
 
 TokenMapping TokenMapping::native(const Vocabulary& source, const Vocabulary& target,
                                   int64_t max_source_length, const SubwordModel& source_subwords,
-                                  const SubwordModel& target_subwords) {
+                                  const SubwordModel& target_subwords, bool cased) {
   TokenMapping m;
+  m.cased_ = cased;
+  m.lowercase_ = !cased;
   m.source_ = side_of(source.tokens());
   m.target_ = side_of(target.tokens());
   m.source_.subwords = source_subwords;
@@ -88,6 +90,7 @@ std::vector<std::string> TokenMapping::pieces_of(const std::string& word, const 
 std::vector<std::string> TokenMapping::split(const std::string& sentence, const Side& side) const {
   // A character model keeps punctuation inside its words: "2021-03-03" is one word.
   const std::vector<std::string> words = characters_  ? split_on_whitespace(to_lower(sentence))
+                                         : cased_     ? split_as_written(sentence)
                                          : lowercase_ ? tokenize(sentence)
                                                       : split_on_whitespace(sentence);
   if (!side.subwords.empty()) return side.subwords.encode(words);

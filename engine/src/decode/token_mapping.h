@@ -16,9 +16,10 @@ class TokenMapping {
  public:
   /// attnscope's own models: tokenize(), "</s>" appended, ids of Vocabulary. Subword models
   /// also give their SentencePiece models, which split the tokens into the vocabularies' pieces.
+  /// A cased model (ModelConfig::cased) reads text as written (split_as_written()) instead.
   static TokenMapping native(const Vocabulary& source, const Vocabulary& target,
                              int64_t max_source_length, const SubwordModel& source_subwords = {},
-                             const SubwordModel& target_subwords = {});
+                             const SubwordModel& target_subwords = {}, bool cased = false);
   /// attnscope's character models: lowercased text split on whitespace, each word into its
   /// characters ("▁" before the first), the vocabularies' tokens.
   static TokenMapping characters(const Vocabulary& source, const Vocabulary& target,
@@ -62,6 +63,7 @@ class TokenMapping {
 
   Side source_, target_;
   bool lowercase_ = true;    // the attnscope tokenizer; otherwise split on whitespace as typed
+  bool cased_ = false;       // a cased native model: split_as_written(), case kept
   bool characters_ = false;  // lowercase, split on whitespace, words into characters
   int64_t unk_ = 0, eos_ = 0;
   bool append_eos_ = true;

@@ -69,7 +69,7 @@ void copy_most_attended_words(Translation& t) {
 void copy_unknown_words(Translation& t, const CopyRule& rule) {
   if (!t.copied.empty() || !t.kept_unknown.empty()) return;  // a copied word may read "<unk>"
   if (rule.any_word) return copy_most_attended_words(t);
-  // What a right copy looks like, measured on the validation set (README, Unknown words): an
+  // What a right copy looks like, measured on the validation set (docs/unknown-words.md): an
   // unknown name or number is in the reference a quarter of the time, an unknown lowercase word
   // ("bluish", "thermos") one time in twenty-five, whatever its attention. So only names and
   // numbers are copied; otherwise "<unk>" stays with its reason, and the user sees the gap the

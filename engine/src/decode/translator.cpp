@@ -25,7 +25,7 @@ void load_native(Translator::Impl& impl, const std::string& path, OutputWeights 
                                      checkpoint.config.max_source_length)
           : TokenMapping::native(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
                                  checkpoint.config.max_source_length, checkpoint.source_subwords,
-                                 checkpoint.target_subwords);
+                                 checkpoint.target_subwords, checkpoint.config.cased);
   impl.info = model_info(checkpoint, path, model->parameter_count());
   impl.model = std::make_unique<NativeStepModel>(std::move(model));
 }

@@ -12,9 +12,12 @@
 namespace attnscope {
 namespace {
 
-// The words BLEU compares: the model's tokenizer decides case and splitting.
-std::vector<std::string> comparable_words(const std::vector<std::string>& words, bool as_typed) {
+// The words BLEU compares: the model's tokenizer decides case and splitting. A cased model's
+// words carry their punctuation ("Strand."): split and lowercased as references are.
+std::vector<std::string> comparable_words(const std::vector<std::string>& words, bool as_typed,
+                                          bool cased) {
   if (as_typed) return words;
+  if (cased) return bleu_words(words);
   std::vector<std::string> lowered;
   lowered.reserve(words.size());
   // Copied words come as typed; the model's own words are lowercase already.
@@ -127,6 +130,7 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
   for (auto& t : copied) copy_unknown_words(t, options.copy_rule);
 
   const bool as_typed = translator.info().tokenizer == "whitespace";
+  const bool cased = translator.info().tokenizer == kCasedTokenizer;
   const auto split = [as_typed](const std::string& text) {
     return as_typed ? split_on_whitespace(text) : tokenize(text);
   };
@@ -135,8 +139,8 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
   result.has_leak = lexicon != nullptr && !lexicon->empty();
   for (size_t i = 0; i < sources.size(); ++i) {
     if (scored) reference_words.push_back(split(references[i]));
-    kept_words.push_back(comparable_words(kept[i].words(), as_typed));
-    copied_words.push_back(comparable_words(copied[i].words(), as_typed));
+    kept_words.push_back(comparable_words(kept[i].words(), as_typed, cased));
+    copied_words.push_back(comparable_words(copied[i].words(), as_typed, cased));
     kept_unknown.push_back(count_unknown(kept[i]));
     copied_unknown.push_back(count_unknown(copied[i]));
     if (result.has_leak) {

@@ -21,7 +21,9 @@ std::vector<std::vector<int>> tokens_of_words(const std::vector<std::string>& wo
   size_t next = 0, expected = 0;
   for (size_t w = 0; w < words.size(); ++w) {
     // The tokenizer splits within a word only, never across the spaces between words.
-    const size_t count = tokenizer == "whitespace" ? 1 : tokenize(words[w]).size();
+    const size_t count = tokenizer == "whitespace"      ? 1
+                         : tokenizer == kCasedTokenizer ? split_as_written(words[w]).size()
+                                                        : tokenize(words[w]).size();
     expected += count;
     for (size_t k = 0; k < count && next < token_groups.size(); ++k, ++next)
       result[w].insert(result[w].end(), token_groups[next].begin(), token_groups[next].end());

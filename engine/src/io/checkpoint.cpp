@@ -177,6 +177,10 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
       if (checkpoint.subwords != kSentencePiece && checkpoint.subwords != kCharacters)
         fail(path, "has an invalid header: unknown kind of subwords '" + checkpoint.subwords + "'");
     }
+    if (c.cased && checkpoint.subwords != kSentencePiece)
+      fail(path,
+           "has an invalid config: a cased model reads text with SentencePiece, and it has "
+           "no SentencePiece models");
 
     uint64_t expected_data = 0;
     for (const auto& entry : json.at("tensors")) {
@@ -268,18 +272,20 @@ void write_all(int fd, const std::string& bytes, const std::string& path) {
 }  // namespace
 
 nlohmann::json config_to_json(const ModelConfig& c) {
-  return {{"score", c.score},
-          {"source_language", c.source_language},
-          {"target_language", c.target_language},
-          {"source_vocab", c.source_vocab},
-          {"target_vocab", c.target_vocab},
-          {"embedding", c.embedding},
-          {"hidden", c.hidden},
-          {"attention", c.attention},
-          {"tied_readout", c.tied_readout},
-          {"decoder", c.decoder},
-          {"dropout", c.dropout},
-          {"max_source_length", c.max_source_length}};
+  nlohmann::json j = {{"score", c.score},
+                      {"source_language", c.source_language},
+                      {"target_language", c.target_language},
+                      {"source_vocab", c.source_vocab},
+                      {"target_vocab", c.target_vocab},
+                      {"embedding", c.embedding},
+                      {"hidden", c.hidden},
+                      {"attention", c.attention},
+                      {"tied_readout", c.tied_readout},
+                      {"decoder", c.decoder},
+                      {"dropout", c.dropout},
+                      {"max_source_length", c.max_source_length}};
+  if (c.cased) j["cased"] = true;  // files from before cased models stay as they were
+  return j;
 }
 
 ModelConfig config_from_json(const nlohmann::json& j) {
@@ -295,6 +301,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
   c.tied_readout = j.at("tied_readout").get<bool>();
   c.decoder = j.value("decoder", std::string(kGruDecoder));
   c.dropout = j.at("dropout").get<double>();
+  c.cased = j.value("cased", false);
   c.max_source_length = integer_at<int64_t>(j, "max_source_length");
   return c;
 }
@@ -344,8 +351,9 @@ void save_checkpoint(const std::string& path, const Checkpoint& checkpoint,
   if (subwords) header["subwords"] = checkpoint.subwords;
   const std::string header_text = header.dump();
   std::string preamble(kMagic, kMagicBytes);
-  // A word model needs nothing of version 2: older attnscope builds keep reading it.
-  append_le<uint32_t>(preamble, subwords ? kCheckpointVersion : 1);
+  // A word model needs nothing of version 2, nor a lowercase subword model of version 3: older
+  // attnscope builds keep reading them, and refuse a cased model rather than lowercase its text.
+  append_le<uint32_t>(preamble, checkpoint.config.cased ? 3u : subwords ? 2u : 1u);
   append_le<uint64_t>(preamble, header_text.size());
   append_le<uint32_t>(preamble, crc(header_text.data(), header_text.size()));
 

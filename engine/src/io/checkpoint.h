@@ -3,7 +3,7 @@
 // and the weights:
 //
 //   "ATTNSCOPE-MODEL\n"   16 bytes, identifies the file
-//   version               u32 little-endian: 1, or 2 for a subword model (kCheckpointVersion)
+//   version               u32 little-endian: 1, 2 for a subword model, 3 for a cased one
 //   header_bytes          u64 little-endian
 //   header_crc32          u32 little-endian
 //   header                JSON: config, vocabularies, training, extra, subwords, tensor table
@@ -15,6 +15,9 @@
 // attnscope reads; an older attnscope refuses a subword model by its version instead of reading
 // its pieces as words. A character model is version 2 too, with "subwords": "characters" and no
 // stored models.
+//
+// Version 3 adds cased models (config "cased": true): text is read as written, case and
+// punctuation kept, before SentencePiece splits it. Only they are written as version 3.
 //
 // Every length and checksum is verified before anything is used, so a damaged file gives a
 // one-line error instead of a crash. The score function's name is the one thing left to the
@@ -35,7 +38,7 @@
 
 namespace attnscope {
 
-constexpr uint32_t kCheckpointVersion = 2;  // the newest version this attnscope reads
+constexpr uint32_t kCheckpointVersion = 3;  // the newest version this attnscope reads
 constexpr char kSentencePiece[] = "sentencepiece";
 // A character model (the `dates` task): its vocabularies are single characters, "▁" before a
 // word's first; it needs no stored segmentation model.

@@ -42,7 +42,9 @@ std::string to_utf8(const icu::UnicodeString& text) {
   return out;
 }
 
-std::vector<std::string> split_into_tokens(const icu::UnicodeString& text) {
+// Splits at separators. Punctuation and symbols are tokens of their own (tokenize()), or part
+// of the word they touch when `as_written`. U+FFFD (an invalid byte) separates and is dropped.
+std::vector<std::string> split_text(const icu::UnicodeString& text, bool as_written) {
   std::vector<std::string> tokens;
   icu::UnicodeString word;
   auto flush = [&] {
@@ -52,11 +54,13 @@ std::vector<std::string> split_into_tokens(const icu::UnicodeString& text) {
   for (int32_t i = 0; i < text.length();) {
     const UChar32 c = text.char32At(i);
     i += U16_LENGTH(c);
-    if (is_word_char(c)) {
+    // U+200D joins emoji sequences: as written it stays inside its word.
+    const bool separates = c == 0xFFFD || (is_separator(c) && !(as_written && c == 0x200D));
+    if (!separates && (as_written || is_word_char(c))) {
       word.append(c);
     } else {
       flush();
-      if (!is_separator(c) && c != 0xFFFD) tokens.push_back(to_utf8(icu::UnicodeString(c)));
+      if (!separates) tokens.push_back(to_utf8(icu::UnicodeString(c)));
     }
   }
   flush();
@@ -68,11 +72,24 @@ std::vector<std::string> split_into_tokens(const icu::UnicodeString& text) {
 std::string to_lower(std::string_view utf8) { return to_utf8(normalized(utf8, true)); }
 
 std::vector<std::string> tokenize(std::string_view utf8) {
-  return split_into_tokens(normalized(utf8, true));
+  return split_text(normalized(utf8, true), false);
 }
 
 std::vector<std::string> tokenize_keeping_case(std::string_view utf8) {
-  return split_into_tokens(normalized(utf8, false));
+  return split_text(normalized(utf8, false), false);
+}
+
+std::vector<std::string> split_as_written(std::string_view utf8) {
+  return split_text(normalized(utf8, false), true);
+}
+
+std::vector<std::string> model_words(std::string_view utf8, bool cased) {
+  return cased ? split_as_written(utf8) : tokenize(utf8);
+}
+
+std::vector<std::string> bleu_words(const std::vector<std::string>& words, bool keep_case) {
+  const std::string text = join_tokens(words);
+  return keep_case ? tokenize_keeping_case(text) : tokenize(text);
 }
 
 bool is_lowercase_word(std::string_view utf8) {

@@ -24,6 +24,7 @@ ModelInfo model_info(const Checkpoint& checkpoint, const std::string& path, int6
   info.examples = checkpoint.training.examples;
   info.parameters = parameters;
   info.file_bytes = checkpoint.file_bytes;
+  if (checkpoint.config.cased) info.tokenizer = kCasedTokenizer;
   if (!checkpoint.subwords.empty()) {
     info.subwords = checkpoint.subwords;
     // SentencePiece marks the first piece of every word, and character models do the same.

@@ -10,7 +10,8 @@ namespace attnscope {
 
 Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
                     const std::vector<std::vector<std::string>>& references,
-                    const Vocabulary& target_vocabulary, const std::string& subword_marker) {
+                    const Vocabulary& target_vocabulary, const std::string& subword_marker,
+                    bool cased) {
   torch::NoGradGuard no_grad;
   model->eval();
   double loss_sum = 0.0;
@@ -36,7 +37,14 @@ Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
   }
   Validation result;
   result.loss = loss_sum / std::max<int64_t>(1, tokens);
-  result.bleu = corpus_bleu(hypotheses, references).bleu;
+  if (cased) {  // "Strand." against "strand .": both split and lowercased alike
+    std::vector<std::vector<std::string>> hypothesis_words, reference_words;
+    for (const auto& h : hypotheses) hypothesis_words.push_back(bleu_words(h));
+    for (const auto& r : references) reference_words.push_back(bleu_words(r));
+    result.bleu = corpus_bleu(hypothesis_words, reference_words).bleu;
+  } else {
+    result.bleu = corpus_bleu(hypotheses, references).bleu;
+  }
   size_t exact = 0;
   for (size_t i = 0; i < hypotheses.size(); ++i) exact += hypotheses[i] == references[i];
   result.exact =
@@ -47,6 +55,7 @@ Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
 TestBleu test_bleu(const std::string& model_path, const std::vector<std::string>& sources,
                    const std::vector<std::string>& references) {
   const Translator translator(model_path);
+  const bool cased = translator.info().tokenizer == kCasedTokenizer;
   std::vector<std::vector<std::string>> reference_tokens;
   for (const auto& r : references) reference_tokens.push_back(tokenize(r));
   auto bleu_of = [&](int beam) {
@@ -57,7 +66,7 @@ TestBleu test_bleu(const std::string& model_path, const std::vector<std::string>
     options.unknown_words = UnknownWords::kKeep;
     std::vector<std::vector<std::string>> hypotheses;
     for (const auto& t : translator.translate_batch(sources, options))
-      hypotheses.push_back(t.words());
+      hypotheses.push_back(cased ? bleu_words(t.words()) : t.words());
     return corpus_bleu(hypotheses, reference_tokens).bleu;
   };
   return {bleu_of(1), bleu_of(5)};

@@ -17,10 +17,12 @@ struct Validation {
 
 /// Teacher-forced loss, greedy-search BLEU and exact matches of `model` on `pairs` against
 /// `references` (words). A subword model's output pieces are joined into words first, as
-/// Translation::words() joins them (`subword_marker`: "▁"; "" for a word model).
+/// Translation::words() joins them (`subword_marker`: "▁"; "" for a word model). A cased
+/// model's words (`cased`) are compared as bleu_words(), without case.
 Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
                     const std::vector<std::vector<std::string>>& references,
-                    const Vocabulary& target_vocabulary, const std::string& subword_marker);
+                    const Vocabulary& target_vocabulary, const std::string& subword_marker,
+                    bool cased = false);
 
 struct TestBleu {
   double greedy = 0.0;

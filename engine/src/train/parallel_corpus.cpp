@@ -10,7 +10,7 @@
 namespace attnscope {
 
 TokenizedPairs read_parallel(const std::string& source_path, const std::string& target_path,
-                             int64_t max_source_tokens) {
+                             int64_t max_source_tokens, bool cased) {
   const std::vector<std::string> source = read_utf8_lines(source_path);
   const std::vector<std::string> target = read_utf8_lines(target_path);
   if (source.size() != target.size())
@@ -19,8 +19,8 @@ TokenizedPairs read_parallel(const std::string& source_path, const std::string& 
                                      ": a parallel corpus needs one line per sentence in both");
   TokenizedPairs pairs;
   for (size_t i = 0; i < source.size(); ++i) {
-    std::vector<std::string> s = tokenize(source[i]);
-    std::vector<std::string> t = tokenize(target[i]);
+    std::vector<std::string> s = model_words(source[i], cased);
+    std::vector<std::string> t = model_words(target[i], cased);
     if (s.empty() || t.empty() || static_cast<int64_t>(s.size()) > max_source_tokens) {
       ++pairs.skipped;
       continue;

@@ -16,9 +16,10 @@ struct TokenizedPairs {
   int skipped = 0;  // pairs dropped: an empty side, or a source over the length limit
 };
 
-/// Reads two line-aligned files; throws std::invalid_argument when their line counts differ.
+/// Reads two line-aligned files, each line split into model_words() (cased: as written);
+/// throws std::invalid_argument when their line counts differ.
 TokenizedPairs read_parallel(const std::string& source_path, const std::string& target_path,
-                             int64_t max_source_tokens);
+                             int64_t max_source_tokens, bool cased = false);
 
 /// A subword model's corpus: every pair split into pieces by the two models. Pairs whose source
 /// needs more than `max_source_tokens` pieces are dropped (counted in `skipped`); `kept` gets the

@@ -35,6 +35,7 @@ const std::vector<std::pair<const char*, const char*>>& labels() {
       {"tied_readout", "tied readout"},
       {"decoder", "decoder"},
       {"dropout", "dropout"},
+      {"cased", "cased text"},
       {"max_source_length", "maximum source length"},
       {"training_corpus", "training corpus"},
       {"validation_corpus", "validation corpus"},

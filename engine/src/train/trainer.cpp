@@ -134,9 +134,21 @@ void validate_options(const TrainOptions& o) {
     ATTNSCOPE_THROW_SETTING("model.decoder", "unknown decoder '", o.model.decoder, "' (",
                             kGruDecoder, " or ", kConditionalGruDecoder, ")");
   if (o.epochs < 1) ATTNSCOPE_THROW_SETTING("epochs", "the number of epochs must be at least 1");
+  if (!(o.label_smoothing >= 0.0 && o.label_smoothing < 1.0))
+    ATTNSCOPE_THROW_SETTING("label_smoothing",
+                            "label smoothing must be at least 0 and below 1, "
+                            "not ",
+                            o.label_smoothing);
   if (o.batch_size < 1) ATTNSCOPE_THROW_SETTING("batch_size", "the batch size must be at least 1");
   if (o.min_frequency < 1)
     ATTNSCOPE_THROW_SETTING("min_frequency", "the minimum word frequency must be at least 1");
+  if (!o.subwords_from.empty() && (o.subwords != 0 || o.joint_subwords))
+    ATTNSCOPE_THROW_SETTING("subwords_from", "the subword models come from '", o.subwords_from,
+                            "': give them or a number of pieces to learn (subwords), not both");
+  if (o.model.cased && o.subwords == 0 && o.subwords_from.empty())
+    ATTNSCOPE_THROW_SETTING("model.cased",
+                            "a cased model reads text as written with SentencePiece: it needs a "
+                            "number of pieces (subwords)");
   if (o.joint_subwords && o.subwords == 0)
     ATTNSCOPE_THROW_SETTING("joint_subwords",
                             "a joint subword model needs a number of pieces (subwords)");
@@ -205,9 +217,10 @@ class Trainer {
       valid_text = std::move(corpus.validation);
       valid_references_ = std::move(corpus.validation_references);
     } else {
-      train_text = read_parallel(options_.source_path, options_.target_path, max_words);
+      const bool cased = options_.model.cased;
+      train_text = read_parallel(options_.source_path, options_.target_path, max_words, cased);
       valid_text = read_parallel(options_.validation_source_path, options_.validation_target_path,
-                                 max_words);
+                                 max_words, cased);
       valid_references_ = valid_text.target;
     }
     // The test set is only used after the last epoch: a bad one must fail before the first.
@@ -270,9 +283,10 @@ class Trainer {
       valid_pairs_ = to_ids(valid_text, source_vocabulary_, target_vocabulary_);
     }
     record_.corpus =
-        task()
-            ? error_message("task ", options_.task, " (", train_pairs_.size(),
-                            " generated examples, seed ", options_.seed, ")")
+        task() ? error_message("task ", options_.task, " (", train_pairs_.size(),
+                               " generated examples, seed ", options_.seed, ")")
+        : !options_.corpus_name.empty()
+            ? error_message(options_.corpus_name, " (", train_pairs_.size(), " pairs)")
             : error_message(std::filesystem::path(options_.source_path).filename().string(), " + ",
                             std::filesystem::path(options_.target_path).filename().string(), " (",
                             train_pairs_.size(), " pairs)");
@@ -370,7 +384,7 @@ class Trainer {
                             ": --resume on every rank continues from ", where));
   }
 
-  bool subwords() const { return options_.subwords > 0; }
+  bool subwords() const { return options_.subwords > 0 || !options_.subwords_from.empty(); }
   bool task() const { return !options_.task.empty(); }
   const TaskSpec& task_spec() const { return training_task(options_.task); }
   // What the app offers a task model's user to type: the probe the snapshots show, then a few
@@ -392,7 +406,8 @@ class Trainer {
   void prepare_probe(const TokenizedPairs& valid_text, const std::string& state_path) {
     std::string text = options_.probe;
     if (text.empty()) text = task() ? task_spec().probe : join_tokens(valid_text.source.front());
-    std::vector<std::string> tokens = task() ? task_tokens(text, task_spec().text) : tokenize(text);
+    std::vector<std::string> tokens =
+        task() ? task_tokens(text, task_spec().text) : model_words(text, options_.model.cased);
     if (subwords()) tokens = source_subwords_.encode(tokens);
     if (tokens.empty())
       ATTNSCOPE_THROW_SETTING("probe", "the probe sentence '", text, "' holds no word");
@@ -472,10 +487,39 @@ class Trainer {
     state_.learning_rate = options_.learning_rate;
   }
 
+  // The SentencePiece models of another model of the same pair (TrainOptions::subwords_from).
+  void take_subwords(const std::string& path) {
+    Checkpoint donor;
+    try {
+      donor = load_model_file(path);
+    } catch (const std::exception& e) {
+      ATTNSCOPE_THROW_SETTING("subwords_from", e.what());
+    }
+    if (donor.subwords != kSentencePiece)
+      ATTNSCOPE_THROW_SETTING("subwords_from", "'", path,
+                              "' is no subword model: it has no SentencePiece models to share");
+    if (donor.config.cased != options_.model.cased)
+      ATTNSCOPE_THROW_SETTING("subwords_from", "'", path, "' reads text ",
+                              donor.config.cased ? "cased" : "lowercased", " and this run ",
+                              options_.model.cased ? "cased" : "lowercased",
+                              ": its pieces would not fit");
+    source_subwords_ = donor.source_subwords;
+    target_subwords_ = donor.target_subwords;
+    source_vocabulary_ = Vocabulary::from_tokens(source_subwords_.pieces());
+    target_vocabulary_ = Vocabulary::from_tokens(target_subwords_.pieces());
+    note(error_message("took ", source_vocabulary_.size(), " ", options_.model.source_language,
+                       " and ", target_vocabulary_.size(), " ", options_.model.target_language,
+                       " subword pieces from '", path, "'"));
+  }
+
   // One SentencePiece model per language by default: the two sides have embedding tables of
   // their own, and a joint model spends target pieces, and so the output layer, on the other
   // language. joint_subwords learns one on both sides' text, for those who want to compare.
   void learn_subwords(const TokenizedPairs& train_text) {
+    if (!options_.subwords_from.empty()) {
+      take_subwords(options_.subwords_from);
+      return;
+    }
     const auto start = Clock::now();
     auto learn = [&](const std::vector<std::vector<std::string>>& sentences,
                      const std::string& path) {
@@ -581,7 +625,8 @@ class Trainer {
   void end_epoch(int epoch, double train_loss, Clock::time_point start,
                  const std::string& state_path) {
     const Validation validation =
-        validate(model_, valid_pairs_, valid_references_, target_vocabulary_, subword_marker());
+        validate(model_, valid_pairs_, valid_references_, target_vocabulary_, subword_marker(),
+                 options_.model.cased);
     // A diverged model can still score some BLEU; it must not replace the best one.
     if (!std::isfinite(validation.loss))
       ATTNSCOPE_THROW_RUNTIME_ERROR("training diverged: the validation loss is ",
