@@ -8,7 +8,8 @@
 #   ./build.sh lint             checks the layout (clang-format) and the engine's layers
 #   ./build.sh headless         builds attnscope-cli without Qt and without the AVX2/F16C kernel
 #                               (build-headless), runs its tests
-#   ./build.sh package          builds the Debian package build/attnscope_<version>_amd64.deb
+#   ./build.sh package          builds the Debian packages build/attnscope_<version>_amd64.deb (the
+#                               programs) and build/attnscope-models_<version>_all.deb (the models)
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-run}
@@ -36,7 +37,7 @@ if [ "$mode" = test ]; then packages+=(python3-torch); fi
 # The fuzzers are clang's (libFuzzer); nothing else needs clang.
 if [ "$mode" = fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 if [ "$mode" = lint ]; then packages=(clang-format git); fi
-# The package: icons rendered from the SVG, dpkg-shlibdeps for Depends, and its checks
+# The packages: icons rendered from the SVG, dpkg-shlibdeps for Depends, and their checks
 # (tests/package/check-package.sh: the desktop entry, AppStream data, lintian, man pages).
 if [ "$mode" = package ]; then
   packages+=(librsvg2-bin dpkg-dev desktop-file-utils appstream lintian man-db bash-completion)

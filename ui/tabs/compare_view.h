@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include "core/engine_requests.h"
+#include "core/guide_section.h"
 #include "render/export_target.h"
 
 class QCPColorGradient;
@@ -21,7 +22,7 @@ class EngineWorker;
 class HeatmapGrid;
 class HeatmapPlot;
 
-class CompareView : public QWidget, public ExportTarget {
+class CompareView : public QWidget, public ExportTarget, public GuideSection {
   Q_OBJECT
  public:
   explicit CompareView(QWidget* parent = nullptr);
@@ -71,6 +72,7 @@ class CompareView : public QWidget, public ExportTarget {
   QString nothingToExport() const override;
   /// exportedPlots(), as many to a row as suit the picture's shape.
   void exportTo(const QString& path, const ExportOptions& options) const override;
+  QString guideSection() const override { return QStringLiteral("app.md#compare-all-tab"); }
 
  Q_SIGNALS:
   /// The user changed what to compare; the window asks the worker again.

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include "core/corpus_report.h"
+#include "core/guide_section.h"
 #include "render/export_target.h"
 
 class QCheckBox;
@@ -28,7 +29,7 @@ namespace attnscope::ui {
 class CorpusWorker;
 class LengthPlot;
 
-class CorpusView : public QWidget, public ExportTarget {
+class CorpusView : public QWidget, public ExportTarget, public GuideSection {
   Q_OBJECT
  public:
   explicit CorpusView(QWidget* parent = nullptr);
@@ -63,6 +64,7 @@ class CorpusView : public QWidget, public ExportTarget {
   QSize exportSize() const override;
   QString nothingToExport() const override;
   void exportTo(const QString& path, const ExportOptions& options) const override;
+  QString guideSection() const override { return QStringLiteral("app.md#corpus-tab"); }
 
   // The widgets, for tests.
   LengthPlot* plot() const { return plot_; }

@@ -9,6 +9,7 @@
 #include <QList>
 #include <QWidget>
 
+#include "core/guide_section.h"
 #include "render/export_target.h"
 
 class QCPColorGradient;
@@ -18,7 +19,7 @@ namespace attnscope::ui {
 class HeatmapGrid;
 class HeatmapPlot;
 
-class HeadsView : public QWidget, public ExportTarget {
+class HeadsView : public QWidget, public ExportTarget, public GuideSection {
   Q_OBJECT
  public:
   explicit HeadsView(QWidget* parent = nullptr);
@@ -40,6 +41,7 @@ class HeadsView : public QWidget, public ExportTarget {
   QSize exportSize() const override;
   /// plots(), as many to a row as suit the picture's shape.
   void exportTo(const QString& path, const ExportOptions& options) const override;
+  QString guideSection() const override { return QStringLiteral("app.md#compare-heads-tab"); }
 
  private:
   void rebuild();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/app_settings.h"
+#include "core/guide_section.h"
 #include "render/export_target.h"
 
 class QCPColorGradient;
@@ -30,7 +31,7 @@ class TrainSettings;
 class TrainWorker;
 class TrainingCurves;
 
-class TrainView : public QWidget, public ExportTarget {
+class TrainView : public QWidget, public ExportTarget, public GuideSection {
   Q_OBJECT
  public:
   explicit TrainView(QWidget* parent = nullptr);
@@ -63,6 +64,7 @@ class TrainView : public QWidget, public ExportTarget {
   QSize exportSize() const override;
   QString nothingToExport() const override;
   void exportTo(const QString& path, const ExportOptions& options) const override;
+  QString guideSection() const override { return QStringLiteral("app.md#train-tab"); }
 
   // The widgets, for tests.
   TrainSettings* settings() const { return settings_; }

@@ -12,6 +12,7 @@
 #include <QWidget>
 
 #include "core/engine_requests.h"
+#include "core/guide_section.h"
 #include "plots/attention_bars.h"
 #include "render/export_target.h"
 
@@ -32,7 +33,7 @@ class ModelList;
 class ShownValuesBox;
 class StepPanel;
 
-class TranslationView : public QWidget, public ExportTarget {
+class TranslationView : public QWidget, public ExportTarget, public GuideSection {
   Q_OBJECT
  public:
   /// Shows the sessions of `controller` (its snapshot and selected step); `models` says what a
@@ -69,6 +70,7 @@ class TranslationView : public QWidget, public ExportTarget {
   /// The heatmap; side by side, the attention and the attribution in one picture; the beam tree
   /// while it has the focus.
   void exportTo(const QString& path, const ExportOptions& options) const override;
+  QString guideSection() const override { return QStringLiteral("app.md#translation-tab"); }
 
   HeatmapPlot* heatmap() const { return heatmap_; }
   /// The right-hand heatmap of the side-by-side view (hidden otherwise).

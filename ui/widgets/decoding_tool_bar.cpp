@@ -257,7 +257,9 @@ QString DecodingToolBar::keysHelp() {
       "<tr><td><b>Ctrl+Shift+R</b></td><td>reset attention edits (drag a bar of the step "
       "panel's attention, or right-click it, to edit)</td></tr>"
       "<tr><td><b>Ctrl+I</b></td><td>model info</td></tr>"
-      "<tr><td><b>F1</b></td><td>these keys</td></tr></table>");
+      "<tr><td><b>F1</b></td><td>these keys</td></tr>"
+      "<tr><td><b>Shift+F1</b></td><td>the user guide (the <b>?</b> at the end of the tabs: "
+      "its section on the shown tab)</td></tr></table>");
 }
 
 }  // namespace attnscope::ui

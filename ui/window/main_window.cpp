@@ -19,10 +19,12 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "core/about_text.h"
 #include "core/app_settings.h"
+#include "core/guide_section.h"
 #include "core/message_text.h"
 #include "core/model_info_text.h"
 #include "plots/colormaps.h"
@@ -43,6 +45,7 @@
 #include "widgets/file_dialogs.h"
 #include "widgets/history_line_edit.h"
 #include "widgets/type_to_search.h"
+#include "widgets/user_guide_window.h"
 #include "workers/decoding_controller.h"
 #include "workers/engine_worker.h"
 #include "workers/model_list.h"
@@ -99,6 +102,23 @@ void MainWindow::createWidgets() {
   tabs_->addTab(train_, tr("Train"));
   tabs_->setTabToolTip(tabs_->indexOf(train_),
                        tr("Train a model and watch its attention form, batch by batch"));
+  // The guide's section on the shown tab, which names it (GuideSection).
+  auto* tabHelp = new QToolButton(tabs_);
+  tabHelp->setObjectName(QStringLiteral("tabHelpButton"));
+  tabHelp->setText(QStringLiteral("?"));
+  tabHelp->setAutoRaise(true);
+  tabHelp->setAccessibleName(tr("Help on this tab"));
+  const auto nameTab = [this, tabHelp] {
+    tabHelp->setToolTip(
+        tr("The user guide on the %1 tab").arg(tabs_->tabText(tabs_->currentIndex())));
+  };
+  nameTab();
+  connect(tabs_, &QTabWidget::currentChanged, tabHelp, nameTab);
+  connect(tabHelp, &QToolButton::clicked, this, [this] {
+    const auto* section = dynamic_cast<const GuideSection*>(tabs_->currentWidget());
+    showUserGuide(section != nullptr ? section->guideSection() : QStringLiteral("app.md"));
+  });
+  tabs_->setCornerWidget(tabHelp, Qt::TopRightCorner);
 
   auto* inputRow = new QHBoxLayout;
   auto* translateButton = new QPushButton(tr("Translate"), this);
@@ -163,6 +183,9 @@ void MainWindow::createMenus() {
   help->addAction(tr("&Keys"), QKeySequence::HelpContents, this, [this] {
     QMessageBox::information(this, tr("Keys"), DecodingToolBar::keysHelp());
   });
+  // Not F1, which is Keys (HelpContents) above.
+  help->addAction(tr("&User guide"), QKeySequence(tr("Shift+F1")), this,
+                  [this] { showUserGuide({}); });
   help->addAction(tr("&About attnscope"), this, [this] {
     QMessageBox::about(this, tr("About attnscope"), aboutText(QApplication::applicationVersion()));
   });
@@ -300,6 +323,14 @@ void MainWindow::runCorpus(const QString& source, const QString& reference) {
 
 void MainWindow::showCompare(bool compare) {
   tabs_->setCurrentWidget(compare ? static_cast<QWidget*>(compare_) : translation_);
+}
+
+void MainWindow::showUserGuide(const QString& page) {
+  if (guide_ == nullptr) guide_ = new UserGuideWindow(this);  // on its contents
+  if (!page.isEmpty()) guide_->openPage(page);
+  guide_->show();
+  guide_->raise();
+  guide_->activateWindow();
 }
 
 void MainWindow::translateSentence(const QString& sentence) {

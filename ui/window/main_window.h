@@ -30,6 +30,7 @@ class HistoryLineEdit;
 class ModelList;
 class StepPanel;
 class TrainView;
+class UserGuideWindow;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -55,6 +56,9 @@ class MainWindow : public QMainWindow {
   /// when given), once the models are listed.
   void runCorpus(const QString& source, const QString& reference);
   void showCompare(bool compare);
+  /// Shows Help > User guide, in a window of its own, at `page` of docs/ ("app.md#corpus-tab");
+  /// an empty `page` leaves it where the reader left it (the first time: its contents).
+  void showUserGuide(const QString& page);
 
   // For tests and the benchmark: the widgets as they are.
   HistoryLineEdit* sourceEdit() const { return source_; }
@@ -73,6 +77,8 @@ class MainWindow : public QMainWindow {
   /// The status bar's line about the current model.
   QString modelStatus() const;
   QAction* copyUnknownAction() const { return copyUnknown_; }
+  /// The user guide's window, once opened (null before).
+  UserGuideWindow* userGuide() const { return guide_; }
   DecodingController* controller() const { return controller_; }
 
  Q_SIGNALS:
@@ -142,6 +148,7 @@ class MainWindow : public QMainWindow {
   ExamplesMenu* examples_ = nullptr;
   QString comparePair_;  // the language pair whose models the compare grid shows
   QLabel* modelStatus_ = nullptr;
+  UserGuideWindow* guide_ = nullptr;
 };
 
 }  // namespace attnscope::ui
