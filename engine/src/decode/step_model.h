@@ -1,8 +1,9 @@
 #pragma once
 // What the searches need from a model: encode a batch of sources, then advance decoder rows one
-// token at a time. attnscope's own Seq2Seq (native_step_model.h) and TorchScript modules
-// following docs/model-protocol.md (scripted_step_model.h) both implement it, so greedy search,
-// beam search, forced decoding and the step-wise session are written once for both.
+// token at a time. attnscope's own Seq2Seq (native_step_model.h) and Transformer
+// (transformer_step_model.h) and TorchScript modules following docs/model-protocol.md
+// (scripted_step_model.h) implement it, so greedy search, beam search, forced decoding and the
+// step-wise session are written once for all.
 #include <torch/torch.h>
 
 #include <memory>

@@ -6,6 +6,7 @@
 #include "decode/decoding_session.h"
 #include "decode/native_step_model.h"
 #include "decode/scripted_step_model.h"
+#include "decode/transformer_step_model.h"
 #include "decode/translator_impl.h"
 #include "model/decoder.h"
 #include "model/model_file.h"
@@ -13,12 +14,28 @@
 namespace attnscope {
 namespace {
 
-void load_native(Translator::Impl& impl, const std::string& path, OutputWeights output_weights) {
-  Checkpoint checkpoint = load_model_file(path);
+// The step model of a model file's weights, built by its architecture; its parameter count.
+std::unique_ptr<StepModel> native_step_model(const Checkpoint& checkpoint, const std::string& path,
+                                             OutputWeights output_weights, int64_t* parameters) {
+  if (checkpoint.config.transformer()) {
+    Transformer model(checkpoint.config);
+    load_parameters(*model, checkpoint, path);
+    model->eval();
+    *parameters = model->parameter_count();
+    return std::make_unique<TransformerStepModel>(std::move(model));
+  }
   Seq2Seq model(checkpoint.config);
   load_parameters(*model, checkpoint, path);
   model->eval();
   model->prepare_inference(output_weights);
+  *parameters = model->parameter_count();
+  return std::make_unique<NativeStepModel>(std::move(model));
+}
+
+void load_native(Translator::Impl& impl, const std::string& path, OutputWeights output_weights) {
+  Checkpoint checkpoint = load_model_file(path);
+  int64_t parameters = 0;
+  impl.model = native_step_model(checkpoint, path, output_weights, &parameters);
   impl.tokens =
       checkpoint.subwords == kCharacters
           ? TokenMapping::characters(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
@@ -26,8 +43,7 @@ void load_native(Translator::Impl& impl, const std::string& path, OutputWeights 
           : TokenMapping::native(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
                                  checkpoint.config.max_source_length, checkpoint.source_subwords,
                                  checkpoint.target_subwords, checkpoint.config.cased);
-  impl.info = model_info(checkpoint, path, model->parameter_count());
-  impl.model = std::make_unique<NativeStepModel>(std::move(model));
+  impl.info = model_info(checkpoint, path, parameters);
 }
 
 void load_scripted(Translator::Impl& impl, const std::string& path) {
