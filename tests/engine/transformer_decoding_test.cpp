@@ -221,5 +221,42 @@ TEST_F(TransformerTranslation, SharedEmbeddingsLoadAndTranslate) {
   testing::expect_attention_contract(shared.translate("a b c"));
 }
 
+TEST_F(TransformerTranslation, SelfAttentionOfATranslation) {
+  const Translation t = translator().translate("a b c d");
+  const SelfAttention self = translator().self_attention(t);
+  ASSERT_FALSE(self.empty());
+  const int S = static_cast<int>(t.source.tokens.size()), T = static_cast<int>(t.tokens.size());
+  EXPECT_EQ(self.layers, 2);
+  EXPECT_EQ(self.heads, 4);
+  EXPECT_EQ(self.source_length, S);
+  EXPECT_EQ(self.target_length, T);
+  EXPECT_EQ(self.encoder.size(), static_cast<size_t>(2 * 4 * S * S));
+  EXPECT_EQ(self.decoder.size(), static_cast<size_t>(2 * 4 * T * T));
+  ASSERT_EQ(self.decoder_inputs.size(), static_cast<size_t>(T));
+  EXPECT_EQ(self.decoder_inputs.front(), "<s>");
+  for (int layer = 0; layer < 2; ++layer)
+    for (int head = -1; head < 4; ++head) {
+      for (const auto& row : self.encoder_matrix(layer, head))
+        EXPECT_NEAR(std::accumulate(row.begin(), row.end(), 0.0), 1.0, 1e-5);
+      const auto decoder = self.decoder_matrix(layer, head);
+      for (int q = 0; q < T; ++q) {
+        EXPECT_NEAR(std::accumulate(decoder[q].begin(), decoder[q].end(), 0.0), 1.0, 1e-5);
+        for (int k = q + 1; k < T; ++k) EXPECT_EQ(decoder[q][k], 0.0f) << q << " " << k;
+      }
+    }
+}
+
+TEST_F(TransformerTranslation, SelfAttentionOfAForcedTranslation) {
+  const Translation forced = translator().force_decode("a b c", "c b a");
+  const SelfAttention self = translator().self_attention(forced);
+  EXPECT_EQ(self.target_length, 4);
+  EXPECT_EQ(self.decoder_inputs, (std::vector<std::string>{"<s>", "c", "b", "a"}));
+}
+
+TEST(SelfAttention, EmptyForAModelWithoutIt) {
+  const Translator rnn(testing::random_model_file());
+  EXPECT_TRUE(rnn.self_attention(rnn.translate("a b")).empty());
+}
+
 }  // namespace
 }  // namespace attnscope

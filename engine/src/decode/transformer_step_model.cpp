@@ -63,6 +63,19 @@ std::shared_ptr<const DecoderRows> TransformerStepModel::select(const DecoderRow
   return selected;
 }
 
+SelfAttentionWeights TransformerStepModel::self_attention(
+    const std::vector<int64_t>& source, const std::vector<int64_t>& target_inputs) {
+  TORCH_CHECK(!source.empty() && !target_inputs.empty(),
+              "self-attention needs a source and at least one target input");
+  const torch::Tensor ids = torch::tensor(source, torch::kLong).unsqueeze(0);
+  const torch::Tensor lengths = torch::full({1}, static_cast<int64_t>(source.size()), torch::kLong);
+  const TransformerEncoding encoding = model_->encode(ids, lengths, /*keep_attention=*/true);
+  const TransformerDecoding decoding = model_->decode(
+      torch::tensor(target_inputs, torch::kLong).unsqueeze(0), model_->decoder_memory(encoding));
+  // Per layer [1,H,·,·] -> [L,H,·,·]
+  return {torch::cat(encoding.self_attention, 0), torch::cat(decoding.self_attention, 0)};
+}
+
 int64_t TransformerStepModel::bos() const { return Vocabulary::kBos; }
 int64_t TransformerStepModel::eos() const { return Vocabulary::kEos; }
 

@@ -25,6 +25,9 @@ class TransformerStepModel : public StepModel {
   int64_t eos() const override;
   int layers() const override { return static_cast<int>(model_->layers()); }
   int heads() const override { return static_cast<int>(model_->heads()); }
+  bool has_self_attention() const override { return true; }
+  SelfAttentionWeights self_attention(const std::vector<int64_t>& source,
+                                      const std::vector<int64_t>& target_inputs) override;
   Transformer& transformer() { return model_; }
 
  private:

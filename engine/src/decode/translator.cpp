@@ -210,6 +210,47 @@ Translation Translator::force_decode(const std::string& sentence, const std::str
                                unknown_words);
 }
 
+namespace {
+
+std::vector<float> values_of(const torch::Tensor& tensor) {
+  const torch::Tensor values = tensor.contiguous();
+  const float* data = values.data_ptr<float>();
+  return std::vector<float>(data, data + values.numel());
+}
+
+}  // namespace
+
+SelfAttention Translator::self_attention(const Translation& translation) const {
+  SelfAttention result;
+  StepModel& model = *impl_->model;
+  if (!model.has_self_attention() || translation.source.tokens.empty() ||
+      translation.tokens.empty())
+    return result;
+  c10::InferenceMode inference;
+  const TokenMapping& tokens = impl_->tokens;
+  // A copied unknown word was the unknown token when the model read it.
+  std::vector<bool> copied(translation.tokens.size(), false);
+  for (const CopiedWord& c : translation.copied)
+    if (c.target >= 0 && static_cast<size_t>(c.target) < copied.size())
+      copied[static_cast<size_t>(c.target)] = true;
+  std::vector<int64_t> inputs = {model.bos()};
+  result.decoder_inputs.push_back(tokens.target_token(model.bos()));
+  for (size_t i = 0; i + 1 < translation.tokens.size(); ++i) {
+    const std::string& token = copied[i] ? tokens.unknown_token() : translation.tokens[i];
+    inputs.push_back(tokens.target_id(token));
+    result.decoder_inputs.push_back(translation.tokens[i]);
+  }
+  const SelfAttentionWeights weights =
+      model.self_attention(tokens.source_ids(translation.source), inputs);
+  result.layers = static_cast<int>(weights.encoder.size(0));
+  result.heads = static_cast<int>(weights.encoder.size(1));
+  result.source_length = static_cast<int>(weights.encoder.size(2));
+  result.target_length = static_cast<int>(weights.decoder.size(2));
+  result.encoder = values_of(weights.encoder);
+  result.decoder = values_of(weights.decoder);
+  return result;
+}
+
 std::unique_ptr<DecodingSession> Translator::start(const std::string& sentence, int top_k,
                                                    UnknownWords unknown_words) const {
   return std::make_unique<StepwiseSession>(*impl_, prepare_source(sentence), top_k, unknown_words);
