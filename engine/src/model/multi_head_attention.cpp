@@ -31,7 +31,10 @@ MultiHeadAttentionImpl::MultiHeadAttentionImpl(int64_t model_size, int64_t heads
   TORCH_CHECK(heads > 0 && model_size % heads == 0, heads, " heads do not divide the model size ",
               model_size);
   query_ = register_module("query", torch::nn::Linear(model_size, model_size));
-  key_ = register_module("key", torch::nn::Linear(model_size, model_size));
+  // No key bias: it adds q·b to every score of a query alike, which the softmax takes away, so
+  // its gradient is zero but for rounding, which Adam would blow up into steps of full size.
+  key_ = register_module(
+      "key", torch::nn::Linear(torch::nn::LinearOptions(model_size, model_size).bias(false)));
   value_ = register_module("value", torch::nn::Linear(model_size, model_size));
   output_ = register_module("output", torch::nn::Linear(model_size, model_size));
 }
