@@ -167,10 +167,4 @@ torch::Tensor TransformerImpl::loss(const torch::Tensor& source, const torch::Te
                                   expected.masked_select(keep), label_smoothing);
 }
 
-int64_t TransformerImpl::parameter_count() const {
-  int64_t count = 0;
-  for (const auto& p : parameters()) count += p.numel();
-  return count;
-}
-
 }  // namespace attnscope

@@ -5,6 +5,7 @@
 
 #include "attnscope/model_config.h"
 #include "model/multi_head_attention.h"
+#include "model/trainable_model.h"
 #include "model/transformer_decoder_layer.h"
 #include "model/transformer_encoder_layer.h"
 
@@ -51,7 +52,7 @@ struct TransformerAttention {
 /// by √D. The target embedding is the output layer's matrix; with
 /// config.shared_embeddings the source reads it too. Parameter names ("encoder.0.
 /// self_attention.query.weight", ...) are the checkpoint's.
-class TransformerImpl : public torch::nn::Module {
+class TransformerImpl : public TrainableModel {
  public:
   explicit TransformerImpl(const ModelConfig& config);
 
@@ -78,12 +79,11 @@ class TransformerImpl : public torch::nn::Module {
   /// where there is nothing to predict), as Seq2SeqImpl::loss() computes it.
   torch::Tensor loss(const torch::Tensor& source, const torch::Tensor& lengths,
                      const torch::Tensor& target_inputs, const torch::Tensor& expected,
-                     double label_smoothing);
+                     double label_smoothing) override;
 
-  const ModelConfig& config() const { return config_; }
+  const ModelConfig& config() const override { return config_; }
   int64_t layers() const { return config_.layers; }
   int64_t heads() const { return config_.heads; }
-  int64_t parameter_count() const;
 
  private:
   // Token embeddings scaled by √D plus the positions first … first + T − 1, dropout applied.
