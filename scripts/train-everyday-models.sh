@@ -39,6 +39,8 @@ train_one() {
   fi
   "$cli" train --src "$runs/data/train.en.gz" --tgt "$runs/data/train.$tgt.gz" \
     --val-src "$runs/data/val.en.gz" --val-tgt "$runs/data/val.$tgt.gz" \
+    --report-src "$multi30k/val.en.gz" "$tatoeba/val.en.gz" \
+    --report-tgt "$multi30k/val.$tgt.gz" "$tatoeba/val.$tgt.gz" \
     --test-src "$tatoeba/test.en.gz" --test-tgt "$tatoeba/test.$tgt.gz" \
     --corpus-name "Multi30k + Tatoeba" --cased "${vocabulary[@]}" \
     --score "$score" --decoder cgru --emb "$emb" --hidden "$hidden" \

@@ -106,6 +106,9 @@ void print_summary(const CorpusEvaluation& e, const std::string& penalties) {
     std::printf("--unk %s: BLEU %.2f, %zu of %zu sentences with <unk> (%zu <unk> in all)\n", name,
                 outcome->bleu.bleu, outcome->sentences_with_unknown, e.sentences.size(),
                 outcome->unknown_tokens);
+  // The lines above compare lowercased words; a cased model also gets its BLEU with case.
+  if (e.has_cased_bleu)
+    std::printf("cased BLEU = %.2f (case kept; the BLEU above ignores case)\n", e.cased_bleu.bleu);
 }
 
 size_t name_width(const std::vector<CorpusEvaluation>& all) {
@@ -218,14 +221,17 @@ nlohmann::json evaluation_json(const CorpusEvaluation& e) {
                                                       {"diagonality", m.mean_diagonality()},
                                                       {"coverage_spread", m.mean_coverage_spread()}}
                                      : nlohmann::json();
-  return {{"model", e.model},
-          {"beam", e.beam_size},
-          {"unk", e.unknown_words == UnknownWords::kCopy ? "copy" : "keep"},
-          {"sentences", e.sentences.size()},
-          {"bleu", bleu_json(e.bleu)},
-          {"unknown_words", unknown},
-          {"by_length", by_length},
-          {"metrics", metrics}};
+  nlohmann::json json = {{"model", e.model},
+                         {"beam", e.beam_size},
+                         {"unk", e.unknown_words == UnknownWords::kCopy ? "copy" : "keep"},
+                         {"sentences", e.sentences.size()},
+                         {"bleu", bleu_json(e.bleu)},
+                         {"unknown_words", unknown},
+                         {"by_length", by_length},
+                         {"metrics", metrics}};
+  // Only a cased model has it: other tools' readers of older output see the same keys.
+  if (e.has_cased_bleu) json["cased_bleu"] = bleu_json(e.cased_bleu);
+  return json;
 }
 
 // A figure of the faithfulness table: the number, or n/a when the model has none.

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -25,6 +26,7 @@ struct TrainCommand {
   std::string master;  // ADDR:PORT
   int local_processes = 0;
   std::string output_layer = "tied";
+  std::vector<std::string> report_sources, report_targets;
 };
 
 std::string clock_time(double seconds) {
@@ -57,14 +59,18 @@ TrainObserver make_observer() {
     }
   };
   observer.epoch_done = [terminal](const EpochSummary& s) {
-    char line[200];
+    char line[400];
     // A task's epochs report exact matches (their BLEU says little) and the time so far, which
     // bench/tasks.sh reads to find when a task reached 95%.
-    char score[64];
+    char score[256];
     if (s.validation_accuracy >= 0)
       std::snprintf(score, sizeof score, "exact %.1f%%", 100.0 * s.validation_accuracy);
     else
       std::snprintf(score, sizeof score, "BLEU %.2f", s.validation_bleu);
+    for (const auto& [name, bleu] : s.reported) {
+      const size_t used = std::strlen(score);
+      std::snprintf(score + used, sizeof score - used, " (%s %.2f)", name.c_str(), bleu);
+    }
     std::snprintf(line, sizeof line,
                   "%sepoch %d%s: train loss %.3f, valid loss %.3f, ppl %.2f, %s, lr %.2g, %s "
                   "(total %.1f s)%s\n",
@@ -96,6 +102,7 @@ const FlagNames kTrainFlags = {
     {"learning_rate", "--lr"},
     {"label_smoothing", "--label-smoothing"},
     {"test_source_path", "--test-src"},
+    {"report_sets", "--report-src"},
     {"test_target_path", "--test-tgt"},
     {"resume", "--resume"},
     {"subwords", "--subwords"},
@@ -197,6 +204,10 @@ Action add_train_command(CLI::App& app) {
   app.add_option("--probe", o.probe,
                  "the sentence snapshots decode (default: the task's, or the first validation "
                  "sentence)");
+  app.add_option("--report-src", c->report_sources,
+                 "further validation sets whose BLEU each epoch reports (e.g. each corpus of a "
+                 "mixed --val-src alone); they choose nothing. With --report-tgt, one each");
+  app.add_option("--report-tgt", c->report_targets, "their targets, in the same order");
   app.add_option("--test-src", o.test_source_path, "test source: BLEU stored in the model");
   app.add_option("--test-tgt", o.test_target_path, "test target");
   app.add_option("--score", o.model.score, "attention score function (an RNN's)")
@@ -306,6 +317,14 @@ Action add_train_command(CLI::App& app) {
     apply_master(c->master, o.distributed);
     o.threads = c->threads;
     o.model.tied_readout = c->output_layer == "tied";
+    if (c->report_sources.size() != c->report_targets.size())
+      throw std::invalid_argument(
+          "--report-src and --report-tgt: " + std::to_string(c->report_sources.size()) +
+          " sources but " + std::to_string(c->report_targets.size()) +
+          " targets; give one target per source");
+    o.report_sets.clear();
+    for (size_t i = 0; i < c->report_sources.size(); ++i)
+      o.report_sets.emplace_back(c->report_sources[i], c->report_targets[i]);
     // Notes come from the process that reports: rank 0, not the ranks' starter or the others.
     const bool reports = c->local_processes == 0 && o.distributed.rank == 0;
     if (!o.task.empty()) {

@@ -304,6 +304,37 @@ TEST(SubwordTraining, ACasedModelReadsAndWritesTextAsWritten) {
   }
 }
 
+// Report sets are validated every epoch like the validation set, and choose nothing: the
+// validation set itself given as a report set scores exactly its BLEU.
+TEST(SubwordTraining, ReportSetsAreScoredEachEpochLikeTheValidationSet) {
+  const std::string folder = testing::temporary_folder();
+  TrainOptions options = testing::subword_training(folder, "additive", 120, "report.attnmodel");
+  options.model.cased = true;
+  options.epochs = 2;
+  options.max_batches = 3;
+  options.report_sets = {{options.validation_source_path, options.validation_target_path}};
+  std::vector<EpochSummary> epochs;
+  TrainObserver observer;
+  observer.epoch_done = [&](const EpochSummary& s) { epochs.push_back(s); };
+  train(options, observer);
+  ASSERT_EQ(epochs.size(), 2u);
+  for (const EpochSummary& s : epochs) {
+    ASSERT_EQ(s.reported.size(), 1u);
+    EXPECT_EQ(s.reported[0].first, report_set_name(options.validation_source_path));
+    EXPECT_DOUBLE_EQ(s.reported[0].second, s.validation_bleu);
+  }
+  EXPECT_EQ(report_set_name("../data/tatoeba/en-de/val.en.gz"), "en-de/val");
+  EXPECT_EQ(report_set_name("corpus.txt"), "corpus.txt");
+  options.report_sets = {{folder + "/missing.en", folder + "/missing.de"}};
+  options.output_path = folder + "/missing.attnmodel";
+  try {
+    train(options);
+    ADD_FAILURE() << "a missing report set";
+  } catch (const std::exception& e) {
+    EXPECT_CONTAINS(std::string(e.what()), "missing.en");
+  }
+}
+
 // Every model of a language pair shares one vocabulary: a run takes another model's
 // SentencePiece models instead of learning its own, and refuses one that reads text otherwise.
 TEST(SubwordTraining, ARunTakesTheSubwordModelsOfAnotherModel) {
@@ -667,6 +698,40 @@ TEST(SubwordModelFile, TheShippedDotModelReadsAndWritesPieces) {
   EXPECT_EQ(std::count(t.tokens.begin(), t.tokens.end(), t.unknown_token), 0);
   EXPECT_GT(t.source.tokens.size(), 13u);  // 12 words and </s>: the name is spelled in pieces
   testing::expect_attention_contract(t);
+}
+
+// Whatever a user types — accented names, a Polish city, CJK, emoji, typos, symbols — a
+// shipped cased model reads it without an unknown piece (byte fallback) and never writes <unk>:
+// no training target holds one. Runs on every cased model this tree or install ships.
+TEST(SubwordModelFile, NoShippedCasedModelReadsOrWritesUnk) {
+  const std::vector<std::string> sentences = {
+      "Angela and Grzegorz drink coffee in Z\u00fcrich.",
+      "The library in \u0141\u00f3d\u017a closes at 6 p.m.",
+      "\u6771\u4eac is a big city \U0001F600 and Se\u00f1or Nu\u00f1ez loves it!!",
+      "Siobh\u00e1n sent 3\u00a0450 \u20ac to Bj\u00f6rn \u2014 \u00abvite\u00bb.",
+      "Teh wheather is realy niec todya, isnt it??",
+      "\U0001F469\u200D\U0001F4BB #hashtag @user https://example.org/a?b=c",
+  };
+  int cased_models = 0;
+  for (const std::string& pair : shipped_language_pairs()) {
+    for (const char* score :
+         {"additive", "dot", "general", "scaled_dot", "cosine", "location", "none"}) {
+      const std::string path = find_shipped_model(score, pair);
+      if (path.empty()) continue;
+      const Translator translator(path);
+      if (!translator.info().config.cased) continue;
+      ++cased_models;
+      TranslationOptions keep;  // the model's own output, no <unk> relabelled by copying
+      keep.unknown_words = UnknownWords::kKeep;
+      for (const std::string& sentence : sentences) {
+        const Translation t = translator.translate(sentence, keep);
+        EXPECT_TRUE(t.source.unknown_words.empty()) << path << ": " << sentence;
+        EXPECT_EQ(std::count(t.tokens.begin(), t.tokens.end(), t.unknown_token), 0)
+            << path << ": " << sentence << " -> " << join_tokens(t.words());
+      }
+    }
+  }
+  if (cased_models == 0) GTEST_SKIP() << "no cased shipped models in this tree";
 }
 
 TEST(SubwordModelFile, AFutureVersionNamesTheVersionsItReads) {

@@ -40,6 +40,10 @@ struct CorpusEvaluation {
   int beam_size = 1;
   UnknownWords unknown_words = UnknownWords::kCopy;  // which outcome `bleu` and the rest use
   BleuScore bleu;
+  // A cased model's BLEU with case (bleu compares lowercased words, as for every model);
+  // has_cased_bleu is false for the others, which write lowercase.
+  BleuScore cased_bleu;
+  bool has_cased_bleu = false;
   UnknownWordOutcome keep;                // the model's own output
   UnknownWordOutcome copy;                // "<unk>" copied from the source (copy_unknown_words)
   std::vector<BleuScore> bleu_by_length;  // one per length_buckets()

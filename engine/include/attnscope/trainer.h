@@ -2,6 +2,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "attnscope/model_config.h"
 #include "attnscope/model_info.h"
@@ -37,6 +39,10 @@ struct TrainOptions {
   // What the training corpus is, in words ("Multi30k + Tatoeba"), recorded in the model for
   // Model info and the model list; empty: the corpus files' names.
   std::string corpus_name;
+  // Further validation sets (source, target paths) whose greedy BLEU each epoch reports
+  // (EpochSummary::reported), e.g. each corpus of a mixed validation set alone. They decide
+  // nothing: the best epoch is chosen on the validation set above.
+  std::vector<std::pair<std::string, std::string>> report_sets;
   std::string test_source_path;  // optional: measured once at the end and stored in the model
   std::string test_target_path;
   std::string output_path;  // the best model; the resumable state goes to output_path + ".state"
@@ -123,6 +129,8 @@ struct EpochSummary {
   double seconds = 0.0;               // this epoch's, validation included, time paused not
   double total_seconds = 0.0;         // training time so far, this epoch's included
   double learning_rate = 0.0;
+  // TrainOptions::report_sets' greedy BLEU, each named by report_set_name().
+  std::vector<std::pair<std::string, double>> reported;
   bool best = false;     // this epoch's weights were saved as the model
   bool partial = false;  // a stop request ended this epoch early
 };
@@ -138,6 +146,10 @@ struct TrainObserver {
   // counted as training time (TrainProgress, EpochSummary).
   std::function<bool()> stop_requested;
 };
+
+/// A report set's name in EpochSummary::reported: its source file's folder and name without
+/// the language and ".gz" ("../data/tatoeba/en-de/val.en.gz" → "en-de/val").
+std::string report_set_name(const std::string& source_path);
 
 /// The checks train() starts with, before it reads or writes anything: throws SettingError for a
 /// bad setting. For a front end that starts several processes and wants to refuse it once.

@@ -169,6 +169,15 @@ CorpusEvaluation evaluate_corpus(const Translator& translator,
     result.translations = std::move(copied);
   else
     result.translations = kept;
+  if (cased && scored) {
+    std::vector<std::vector<std::string>> cased_hypotheses, cased_references;
+    for (size_t i = 0; i < sources.size(); ++i) {
+      cased_hypotheses.push_back(bleu_words(result.translations[i].words(), /*keep_case=*/true));
+      cased_references.push_back(tokenize_keeping_case(references[i]));
+    }
+    result.cased_bleu = corpus_bleu(cased_hypotheses, cased_references);
+    result.has_cased_bleu = true;
+  }
 
   const size_t buckets = length_buckets().size();
   std::vector<std::vector<std::vector<std::string>>> bucket_hypotheses(buckets),

@@ -316,6 +316,7 @@ class Trainer {
       train_pairs_ = to_ids(train_text, source_vocabulary_, target_vocabulary_);
       valid_pairs_ = to_ids(valid_text, source_vocabulary_, target_vocabulary_);
     }
+    prepare_report_sets(max_words);
     record_.corpus =
         task() ? error_message("task ", options_.task, " (", train_pairs_.size(),
                                " generated examples, seed ", options_.seed, ")")
@@ -663,6 +664,27 @@ class Trainer {
     if (state_.best_epoch == 0) ATTNSCOPE_THROW_RUNTIME_ERROR("training ended without a model");
   }
 
+  // TrainOptions::report_sets as the model reads them, each with its references (words).
+  void prepare_report_sets(int64_t max_words) {
+    report_sets_.clear();
+    for (const auto& [source, target] : options_.report_sets) {
+      const TokenizedPairs text = read_parallel(source, target, max_words, options_.model.cased);
+      ReportSet set;
+      set.name = report_set_name(source);
+      if (subwords()) {
+        std::vector<size_t> kept;
+        set.pairs =
+            to_ids(split_into_pieces(text, source_subwords_, target_subwords_, max_words, kept),
+                   source_vocabulary_, target_vocabulary_);
+        for (size_t i : kept) set.references.push_back(text.target[i]);
+      } else {
+        set.pairs = to_ids(text, source_vocabulary_, target_vocabulary_);
+        set.references = text.target;
+      }
+      report_sets_.push_back(std::move(set));
+    }
+  }
+
   // Validates the epoch, keeps its model if it is the best, and saves the resumable state.
   void end_epoch(int epoch, double train_loss, Clock::time_point start,
                  const std::string& state_path) {
@@ -682,6 +704,11 @@ class Trainer {
     summary.validation_bleu = validation.bleu;
     summary.learning_rate = state_.learning_rate;
     summary.partial = stopped_by_request_;
+    for (const ReportSet& set : report_sets_)
+      summary.reported.emplace_back(set.name,
+                                    validate(model_, set.pairs, set.references, target_vocabulary_,
+                                             subword_marker(), options_.model.cased)
+                                        .bleu);
     // A task's outputs are symbols or one ISO date, whose BLEU says little (a date is one
     // word: no 4-grams): its exact matches decide the best epoch instead.
     if (task()) summary.validation_accuracy = validation.exact;
@@ -869,6 +896,12 @@ class Trainer {
   TrainingRecord record_;
   std::vector<IdPair> train_pairs_, valid_pairs_;
   std::vector<std::vector<std::string>> valid_references_;
+  struct ReportSet {
+    std::string name;
+    std::vector<IdPair> pairs;
+    std::vector<std::vector<std::string>> references;
+  };
+  std::vector<ReportSet> report_sets_;
   std::vector<std::string> test_sources_, test_references_;
   std::vector<int64_t> probe_ids_;  // snapshots: the probe as the model reads it
   std::vector<std::string> probe_tokens_;
@@ -886,6 +919,16 @@ class Trainer {
 };
 
 }  // namespace
+
+std::string report_set_name(const std::string& source_path) {
+  const std::filesystem::path path(source_path);
+  std::string name = path.filename().string();
+  if (name.size() > 3 && name.substr(name.size() - 3) == ".gz") name.resize(name.size() - 3);
+  // "val.en" → "val" when the last part is a language code (language_of_corpus_file's rule).
+  if (!language_of_corpus_file(source_path).empty()) name = name.substr(0, name.rfind('.'));
+  const std::string folder = path.parent_path().filename().string();
+  return folder.empty() || folder == "." ? name : folder + "/" + name;
+}
 
 std::string language_of_corpus_file(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();
