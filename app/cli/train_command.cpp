@@ -17,6 +17,9 @@
 namespace attnscope::cli {
 namespace {
 
+// A Transformer's warm-up unless --warmup is given: about two epochs of Multi30k at batch 64.
+constexpr int kTransformerWarmup = 1000;
+
 struct TrainCommand {
   TrainOptions options;
   int threads = 0;
@@ -89,6 +92,11 @@ const FlagNames kTrainFlags = {
     {"model.hidden", "--hidden"},
     {"model.dropout", "--dropout"},
     {"model.score", "--score"},
+    {"model.arch", "--arch"},
+    {"model.layers", "--layers"},
+    {"model.heads", "--heads"},
+    {"model.feed_forward", "--ff"},
+    {"warmup_steps", "--warmup"},
     {"model.decoder", "--decoder"},
     {"model.tied_readout", "--output-layer"},
     {"learning_rate", "--lr"},
@@ -202,7 +210,24 @@ Action add_train_command(CLI::App& app) {
   app.add_option("--report-tgt", c->report_targets, "their targets, in the same order");
   app.add_option("--test-src", o.test_source_path, "test source: BLEU stored in the model");
   app.add_option("--test-tgt", o.test_target_path, "test target");
-  app.add_option("--score", o.model.score, "attention score function")->capture_default_str();
+  app.add_option("--score", o.model.score, "attention score function (an RNN's)")
+      ->capture_default_str();
+  app.add_option("--arch", o.model.arch,
+                 "architecture: rnn (GRU encoder and decoder, one attention: --score, --hidden, "
+                 "--decoder) or transformer (multi-head attention in every layer: --layers, "
+                 "--heads, --ff; its model size is --emb)")
+      ->check(CLI::IsMember({std::string(kRnnArch), std::string(kTransformerArch)}))
+      ->capture_default_str();
+  app.add_option("--layers", o.model.layers, "Transformer: encoder layers, and as many decoder's")
+      ->capture_default_str();
+  app.add_option("--heads", o.model.heads, "Transformer: attention heads per layer")
+      ->capture_default_str();
+  app.add_option("--ff", o.model.feed_forward, "Transformer: feed-forward size of each layer")
+      ->capture_default_str();
+  app.add_option("--warmup", o.warmup_steps,
+                 "batches over which the learning rate rises to --lr, then falls as 1/sqrt(batch) "
+                 "instead of halving on plateaus (default: 0 for an RNN, " +
+                     std::to_string(kTransformerWarmup) + " for a Transformer)");
   app.add_option("--out", o.output_path, "model file to write")->required();
   app.add_option("--epochs", o.epochs, "maximum epochs")->capture_default_str();
   app.add_option("--emb", o.model.embedding, "embedding size")->capture_default_str();
@@ -337,6 +362,14 @@ Action add_train_command(CLI::App& app) {
       o.snapshot_every = 0;
     } else if (app.get_option("--snapshot-every")->count() == 0) {
       o.snapshot_every = 10;
+    }
+    if (o.model.transformer()) {
+      // A Transformer's own settings where the command line gives none: its attention, its one
+      // model size, its schedule. A --score or --hidden it cannot have is refused by train().
+      const auto unset = [&app](const char* flag) { return app.get_option(flag)->count() == 0; };
+      if (unset("--score")) o.model.score = kTransformerScore;
+      if (unset("--hidden")) o.model.hidden = o.model.embedding;
+      if (unset("--warmup")) o.warmup_steps = kTransformerWarmup;
     }
     c->options.model.attention = c->options.model.hidden;
     c->options.command = command;

@@ -16,6 +16,7 @@
 
 #include "io/checkpoint.h"
 #include "model/seq2seq.h"
+#include "model/transformer.h"
 
 namespace attnscope::testing {
 
@@ -211,6 +212,34 @@ std::string random_model_file(const std::string& score, const std::string& decod
   const std::string path = temporary_folder() + "/random-" + score + "-" + decoder + ".attnmodel";
   save_checkpoint(path, checkpoint, StoredPrecision::kFloat32);
   return path;
+}
+
+std::string random_transformer_file(bool shared_embeddings) {
+  std::vector<std::string> words = Vocabulary::special_tokens();
+  for (char c = 'a'; c <= 'j'; ++c) words.emplace_back(1, c);
+  Checkpoint checkpoint;
+  checkpoint.source_vocabulary = Vocabulary::from_tokens(words);
+  checkpoint.target_vocabulary = Vocabulary::from_tokens(words);
+  checkpoint.config = tiny_transformer_config(checkpoint.source_vocabulary.size(),
+                                              checkpoint.target_vocabulary.size());
+  checkpoint.config.shared_embeddings = shared_embeddings;
+  torch::manual_seed(5);
+  Transformer model(checkpoint.config);
+  checkpoint.tensors = parameter_tensors(*model);
+  const std::string path = temporary_folder() + "/random-transformer" +
+                           (shared_embeddings ? "-shared" : "") + ".attnmodel";
+  save_checkpoint(path, checkpoint, StoredPrecision::kFloat32);
+  return path;
+}
+
+ModelConfig tiny_transformer_config(int64_t source_vocab, int64_t target_vocab) {
+  ModelConfig config = tiny_config(kTransformerScore, source_vocab, target_vocab);
+  config.arch = kTransformerArch;
+  config.hidden = config.embedding;
+  config.layers = 2;
+  config.heads = 4;
+  config.feed_forward = 32;
+  return config;
 }
 
 ModelConfig tiny_config(const std::string& score, int64_t source_vocab, int64_t target_vocab) {

@@ -76,4 +76,12 @@ std::string random_model_file(const std::string& score = "additive",
 ModelConfig tiny_config(const std::string& score, int64_t source_vocab = 12,
                         int64_t target_vocab = 14);
 
+/// A Transformer config small enough for unit tests: model size 16, 2 layers of 4 heads,
+/// feed-forward 32, no dropout.
+ModelConfig tiny_transformer_config(int64_t source_vocab = 12, int64_t target_vocab = 14);
+
+/// An untrained Transformer (tiny_transformer_config, random weights of seed 5, vocabularies
+/// "a".."j" on both sides) saved to a fresh file; `shared_embeddings`: one table for both.
+std::string random_transformer_file(bool shared_embeddings = false);
+
 }  // namespace attnscope::testing

@@ -40,7 +40,7 @@ double validation_loss(Seq2Seq& model, const Data& data) {
   int64_t tokens = 0;
   for (const auto& indices : length_buckets(data.valid, 50)) {
     const Batch batch = make_batch(data.valid, indices);
-    sum += teacher_forced_loss(model, batch, 0.0, /*sum=*/true).item<double>();
+    sum += teacher_forced_loss(*model, batch, 0.0, /*sum=*/true).item<double>();
     tokens += batch.target_tokens;
   }
   return sum / static_cast<double>(tokens);
@@ -105,7 +105,7 @@ TEST_P(TrainingEquivalence, SameLossOnOneBatch) {
   torch::manual_seed(2);
   Seq2Seq model(config_for(GetParam(), data));
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
-  EXPECT_NEAR(teacher_forced_loss(model, batch, 0.1).item<double>(),
+  EXPECT_NEAR(teacher_forced_loss(*model, batch, 0.1).item<double>(),
               stepwise_loss(model, batch, 0.1).item<double>(), 1e-5);
 }
 
@@ -115,8 +115,8 @@ TEST_P(TrainingEquivalence, SameGradientOnOneBatch) {
   Seq2Seq model(config_for(GetParam(), data));
   model->train();
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
-  by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b, 0.1); })(model,
-                                                                                         batch);
+  by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(*m, b, 0.1); })(model,
+                                                                                          batch);
   const auto optimised = gradients_of(model);
   by_backward([](Seq2Seq& m, const Batch& b) { return stepwise_loss(m, b, 0.1); })(model, batch);
   const auto straightforward = gradients_of(model);
@@ -132,11 +132,11 @@ TEST_P(TrainingEquivalence, SameValidationLossAfterAShortRun) {
   const ModelConfig config = config_for(GetParam(), data);
   const double optimised = train_and_validate(
       data, config,
-      by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b); }));
+      by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(*m, b); }));
   const double straightforward = train_and_validate(
       data, config, by_backward([](Seq2Seq& m, const Batch& b) { return stepwise_loss(m, b); }));
   const double two_workers = train_and_validate(
-      data, config, [](Seq2Seq& m, const Batch& b) { compute_gradients(m, b, 0.0, 2, 0); });
+      data, config, [](Seq2Seq& m, const Batch& b) { compute_gradients(*m, b, 0.0, 2, 0); });
   // Below the loss of a uniform guess: the run learned something, so the comparison means more
   // than two untrained models agreeing.
   EXPECT_LT(optimised, 0.9 * std::log(static_cast<double>(data.target_vocab)));
@@ -150,12 +150,12 @@ TEST_P(TrainingEquivalence, WorkersSplitABatchIntoTheSameGradient) {
   Seq2Seq model(config_for(GetParam(), data));
   model->train();
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
-  const double whole = teacher_forced_loss(model, batch, 0.1).item<double>();
+  const double whole = teacher_forced_loss(*model, batch, 0.1).item<double>();
   for (int workers : {1, 2, 3}) {
-    EXPECT_NEAR(compute_gradients(model, batch, 0.1, workers, 0), whole, 1e-5) << workers;
+    EXPECT_NEAR(compute_gradients(*model, batch, 0.1, workers, 0), whole, 1e-5) << workers;
     const auto split = gradients_of(model);
-    by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(m, b, 0.1); })(model,
-                                                                                           batch);
+    by_backward([](Seq2Seq& m, const Batch& b) { return teacher_forced_loss(*m, b, 0.1); })(model,
+                                                                                            batch);
     const auto reference = gradients_of(model);
     for (size_t p = 0; p < reference.size(); ++p)
       EXPECT_TRUE(torch::allclose(split[p], reference[p], 1e-4, 1e-6)) << workers << " " << p;
@@ -171,9 +171,9 @@ TEST_P(TrainingEquivalence, Bfloat16ProductsGiveNearlyTheSameGradient) {
   Seq2Seq model(config_for(GetParam(), data));
   model->train();
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
-  const double exact = compute_gradients(model, batch, 0.1, 2, 0, {}, Precision::kFloat32);
+  const double exact = compute_gradients(*model, batch, 0.1, 2, 0, {}, Precision::kFloat32);
   const auto reference = gradients_of(model);
-  const double mixed = compute_gradients(model, batch, 0.1, 2, 0, {}, Precision::kBFloat16);
+  const double mixed = compute_gradients(*model, batch, 0.1, 2, 0, {}, Precision::kBFloat16);
   const auto rounded = gradients_of(model);
   EXPECT_NEAR(mixed, exact, 0.01 * exact);
   const auto names = model->named_parameters().keys();
@@ -197,11 +197,11 @@ TEST_P(TrainingEquivalence, Bfloat16WorkersSumTheOutputGradientAsSharesAlone) {
   Seq2Seq model(config_for(GetParam(), data));
   model->train();
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
-  compute_gradients(model, batch, 0.1, 2, 0, {}, Precision::kBFloat16);
+  compute_gradients(*model, batch, 0.1, 2, 0, {}, Precision::kBFloat16);
   const auto together = gradients_of(model);
   std::vector<torch::Tensor> alone;
   for (int share = 0; share < 2; ++share) {
-    compute_gradients(model, batch, 0.1, 1, 0, BatchPart{share, 2}, Precision::kBFloat16);
+    compute_gradients(*model, batch, 0.1, 1, 0, BatchPart{share, 2}, Precision::kBFloat16);
     const auto part = gradients_of(model);
     for (size_t p = 0; p < part.size(); ++p)
       if (share == 0)
@@ -228,10 +228,10 @@ TEST_P(TrainingEquivalence, Bfloat16ProductsTrainAsWell) {
   const Data data = reverse_task();
   const ModelConfig config = config_for(GetParam(), data);
   const double exact = train_and_validate(data, config, [](Seq2Seq& m, const Batch& b) {
-    compute_gradients(m, b, 0.0, 2, 0, {}, Precision::kFloat32);
+    compute_gradients(*m, b, 0.0, 2, 0, {}, Precision::kFloat32);
   });
   const double mixed = train_and_validate(data, config, [](Seq2Seq& m, const Batch& b) {
-    compute_gradients(m, b, 0.0, 2, 0, {}, Precision::kBFloat16);
+    compute_gradients(*m, b, 0.0, 2, 0, {}, Precision::kBFloat16);
   });
   EXPECT_LT(mixed, 0.9 * std::log(static_cast<double>(data.target_vocab)));
   EXPECT_NEAR(mixed, exact, 0.05 * exact);
@@ -251,11 +251,11 @@ TEST_P(TrainingEquivalence, WorkersDrawTheSameDropoutEveryRun) {
   const Data data = reverse_task();
   Seq2Seq model = model_with_dropout(data, GetParam());
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
-  compute_gradients(model, batch, 0.0, 2, 42);
+  compute_gradients(*model, batch, 0.0, 2, 42);
   const auto first = gradients_of(model);
-  compute_gradients(model, batch, 0.0, 2, 42);
+  compute_gradients(*model, batch, 0.0, 2, 42);
   const auto again = gradients_of(model);
-  compute_gradients(model, batch, 0.0, 2, 43);
+  compute_gradients(*model, batch, 0.0, 2, 43);
   const auto other_seed = gradients_of(model);
   bool seed_matters = false;
   for (size_t p = 0; p < first.size(); ++p) {
@@ -272,11 +272,12 @@ TEST_P(TrainingEquivalence, RanksPartsAddUpToTheWorkersGradient) {
   Seq2Seq model = model_with_dropout(data, GetParam());
   const Batch batch = make_batch(data.train, length_buckets(data.train, 32).back());
   for (int workers : {1, 2}) {
-    const double whole = compute_gradients(model, batch, 0.0, 2 * workers, 42);
+    const double whole = compute_gradients(*model, batch, 0.0, 2 * workers, 42);
     const auto reference = gradients_of(model);
-    const double first = compute_gradients(model, batch, 0.0, workers, 42, {0, 2 * workers});
+    const double first = compute_gradients(*model, batch, 0.0, workers, 42, {0, 2 * workers});
     const auto rank0 = gradients_of(model);
-    const double second = compute_gradients(model, batch, 0.0, workers, 42, {workers, 2 * workers});
+    const double second =
+        compute_gradients(*model, batch, 0.0, workers, 42, {workers, 2 * workers});
     const auto rank1 = gradients_of(model);
     EXPECT_NEAR(first + second, whole, 1e-6) << workers;
     EXPECT_GT(first, 0.0);
@@ -292,14 +293,14 @@ TEST_P(TrainingEquivalence, RanksPartsAddUpToTheWorkersGradient) {
   }
   // A batch of one sentence has one share: the second rank computes nothing.
   const Batch single = make_batch(data.train, {length_buckets(data.train, 32).back().front()});
-  EXPECT_EQ(compute_gradients(model, single, 0.0, 1, 42, {1, 2}), 0.0);
+  EXPECT_EQ(compute_gradients(*model, single, 0.0, 1, 42, {1, 2}), 0.0);
   for (const auto& p : model->parameters()) EXPECT_FALSE(p.grad().defined());
   // Ranks of different thread counts: one of one thread and one of two, three shares in all.
-  const double whole = compute_gradients(model, batch, 0.0, 3, 42);
+  const double whole = compute_gradients(*model, batch, 0.0, 3, 42);
   const auto reference = gradients_of(model);
-  const double one = compute_gradients(model, batch, 0.0, 1, 42, {0, 3});
+  const double one = compute_gradients(*model, batch, 0.0, 1, 42, {0, 3});
   const auto rank0 = gradients_of(model);
-  const double two = compute_gradients(model, batch, 0.0, 2, 42, {1, 3});
+  const double two = compute_gradients(*model, batch, 0.0, 2, 42, {1, 3});
   const auto rank1 = gradients_of(model);
   EXPECT_NEAR(one + two, whole, 1e-6);
   for (size_t p = 0; p < reference.size(); ++p)

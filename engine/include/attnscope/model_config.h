@@ -17,6 +17,21 @@ inline bool is_decoder_kind(const std::string& name) {
   return name == kGruDecoder || name == kConditionalGruDecoder;
 }
 
+/// The model's architecture (ModelConfig::arch). "rnn": the recurrent encoder-decoder with one
+/// attention (score, decoder, hidden, attention say which). "transformer": the Transformer of
+/// Vaswani et al. (2017), multi-head scaled dot-product attention in every layer; its model size
+/// is `embedding` (= hidden), and layers, heads and feed_forward give its shape.
+constexpr char kRnnArch[] = "rnn";
+constexpr char kTransformerArch[] = "transformer";
+
+/// A Transformer's score function (ModelConfig::score): its attention is scaled dot-product.
+constexpr char kTransformerScore[] = "scaled_dot";
+
+/// true for the names above.
+inline bool is_arch(const std::string& name) {
+  return name == kRnnArch || name == kTransformerArch;
+}
+
 /// The shape of a model; stored in every checkpoint.
 struct ModelConfig {
   std::string score = "additive";  // attention score function, see score_functions.h
@@ -38,6 +53,18 @@ struct ModelConfig {
   // Strand."); subword models only. false (files without the key): tokenize()'s lowercase words.
   bool cased = false;
   int64_t max_source_length = 100;  // tokens incl. </s>; longer sentences are truncated
+  // See kRnnArch; files without the key hold an RNN. The keys below are stored for a
+  // Transformer only, and a Transformer's score is "scaled_dot" (the one it has).
+  std::string arch = kRnnArch;
+  int64_t layers = 3;          // Transformer: encoder layers, and as many decoder layers
+  int64_t heads = 4;           // Transformer: attention heads per layer (divides embedding)
+  int64_t feed_forward = 512;  // Transformer: inner size of each layer's feed-forward block
+  // Transformer: one embedding table for source, target and output, when the two vocabularies
+  // are the same (a joint SentencePiece model); otherwise source and target have their own
+  // (the target's is the output layer's matrix either way).
+  bool shared_embeddings = false;
+
+  bool transformer() const { return arch == kTransformerArch; }
 };
 
 }  // namespace attnscope

@@ -64,6 +64,10 @@ struct TrainOptions {
   // of `subwords`; its cased setting must be model.cased.
   std::string subwords_from;
   double learning_rate = 1e-3;
+  // > 0: the learning rate rises linearly to learning_rate over the first warmup_steps batches,
+  // then falls as 1/√batch (Vaswani et al. 2017, the schedule Transformers train with), and the
+  // plateau schedule no longer halves it. 0: learning_rate, halved when validation stalls.
+  int warmup_steps = 0;
   double gradient_clip = 1.0;
   double label_smoothing = 0.1;
   int patience = 4;  // stop after this many epochs without a better validation BLEU

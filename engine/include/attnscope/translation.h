@@ -64,6 +64,28 @@ struct HeadAttention {
   std::vector<float> row(int layer, int head) const;
 };
 
+/// Every layer's and head's self-attention of a translated or forced sentence, for models that
+/// have it (Transformers: Translator::self_attention). Large (layers · heads · (S² + T²)
+/// values), so it is made only when asked for.
+struct SelfAttention {
+  int layers = 0;
+  int heads = 0;  // per layer
+  // The encoder's: each source token (query, row) over the source tokens (key, column).
+  int source_length = 0;
+  std::vector<float> encoder;  // [layer][head][query][key], flattened
+  // The decoder's, over its inputs: the start token, then each output token but the last. Row t
+  // is the step that emitted output token t; it is zero right of column t (no step reads a
+  // later position).
+  int target_length = 0;
+  std::vector<float> decoder;               // [layer][head][query][key], flattened
+  std::vector<std::string> decoder_inputs;  // the start token, tokens[0] … tokens[T − 2]
+
+  bool empty() const { return encoder.empty(); }
+  /// One head's matrix, a row per query; head < 0: the mean of the layer's heads.
+  std::vector<std::vector<float>> encoder_matrix(int layer, int head) const;
+  std::vector<std::vector<float>> decoder_matrix(int layer, int head) const;
+};
+
 /// Which attention a view shows: the model's own (layer < 0), or one layer's head or the mean of
 /// its heads (head < 0).
 struct AttentionChoice {

@@ -51,6 +51,11 @@ class Translator {
   Translation force_decode(const std::string& sentence, const std::string& target,
                            UnknownWords unknown_words = UnknownWords::kCopy) const;
 
+  /// The self-attention of `translation`, made by this translator (translate(), force_decode(),
+  /// a session's translation()), from one teacher-forced pass over its source and tokens; empty
+  /// for a model without self-attention (ModelInfo::config.arch other than "transformer").
+  SelfAttention self_attention(const Translation& translation) const;
+
   /// Step-wise decoding of one sentence, `top_k` candidates per step. The steps keep what the
   /// model emits ("<unk>"); the session's translation() copies unknown words, or keeps them.
   std::unique_ptr<DecodingSession> start(const std::string& sentence, int top_k = 5,

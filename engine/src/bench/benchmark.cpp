@@ -177,7 +177,7 @@ BenchResult run_benchmark(const BenchOptions& options) {
       sentences = tokens = 0;
     }
     const Batch batch = make_batch(pairs, batches[static_cast<size_t>(i)]);
-    compute_gradients(model, batch, 0.0, result.threads, 0, {}, precision);  // the trainer's step
+    compute_gradients(*model, batch, 0.0, result.threads, 0, {}, precision);  // the trainer's step
     optimizer.clip_and_step(1.0);
     sentences += batch.source.size(0);
     tokens += batch.target_tokens;

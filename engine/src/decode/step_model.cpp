@@ -9,4 +9,9 @@ StepOutput StepModel::step_with_attention(const DecoderRows&, const torch::Tenso
   throw std::logic_error(edit_support());
 }
 
+SelfAttentionWeights StepModel::self_attention(const std::vector<int64_t>&,
+                                               const std::vector<int64_t>&) {
+  throw std::logic_error("this model has no self-attention");
+}
+
 }  // namespace attnscope

@@ -1,8 +1,9 @@
 #pragma once
 // What the searches need from a model: encode a batch of sources, then advance decoder rows one
-// token at a time. attnscope's own Seq2Seq (native_step_model.h) and TorchScript modules
-// following docs/model-protocol.md (scripted_step_model.h) both implement it, so greedy search,
-// beam search, forced decoding and the step-wise session are written once for both.
+// token at a time. attnscope's own Seq2Seq (native_step_model.h) and Transformer
+// (transformer_step_model.h) and TorchScript modules following docs/model-protocol.md
+// (scripted_step_model.h) implement it, so greedy search, beam search, forced decoding and the
+// step-wise session are written once for all.
 #include <torch/torch.h>
 
 #include <memory>
@@ -25,6 +26,14 @@ struct StepOutput {
   torch::Tensor attention;
   torch::Tensor heads;  // [B,layers·heads,S], or undefined for a model with one head
   std::shared_ptr<const DecoderRows> next;
+};
+
+/// Every layer's and head's self-attention over one sentence pair, for models that have it.
+struct SelfAttentionWeights {
+  torch::Tensor encoder;  // [layers,heads,S,S] float: source position × source position
+  // [layers,heads,T,T] float: decoder input × decoder input (bos and the first T − 1 output
+  // tokens), zero above the diagonal
+  torch::Tensor decoder;
 };
 
 class StepModel {
@@ -51,6 +60,12 @@ class StepModel {
   virtual bool has_attention() const { return true; }
   virtual int layers() const { return 1; }
   virtual int heads() const { return 1; }
+  /// True for a model with self-attention (a Transformer): self_attention() is there.
+  virtual bool has_self_attention() const { return false; }
+  /// The self-attention of reading `source` and being fed `target_inputs` (bos() first, then
+  /// the tokens emitted or forced but the last): the steps that produced a translation.
+  virtual SelfAttentionWeights self_attention(const std::vector<int64_t>& source,
+                                              const std::vector<int64_t>& target_inputs);
 };
 
 }  // namespace attnscope

@@ -21,6 +21,36 @@ std::vector<float> HeadAttention::row(int layer, int head) const {
   return result;
 }
 
+namespace {
+
+// One head's [length × length] matrix of [layer][head][query][key] values, or the mean of the
+// layer's heads (head < 0); all zeros for a layer or head out of range.
+std::vector<std::vector<float>> head_matrix(const std::vector<float>& values, int layers, int heads,
+                                            int length, int layer, int head) {
+  const auto n = static_cast<size_t>(length);
+  std::vector<std::vector<float>> matrix(n, std::vector<float>(n, 0.0f));
+  if (layer < 0 || layer >= layers || head >= heads || values.empty()) return matrix;
+  const int first = head < 0 ? 0 : head, last = head < 0 ? heads : head + 1;
+  for (int h = first; h < last; ++h) {
+    const size_t offset = static_cast<size_t>(layer * heads + h) * n * n;
+    for (size_t q = 0; q < n; ++q)
+      for (size_t k = 0; k < n; ++k) matrix[q][k] += values[offset + q * n + k];
+  }
+  for (auto& row : matrix)
+    for (float& value : row) value /= static_cast<float>(last - first);
+  return matrix;
+}
+
+}  // namespace
+
+std::vector<std::vector<float>> SelfAttention::encoder_matrix(int layer, int head) const {
+  return head_matrix(encoder, layers, heads, source_length, layer, head);
+}
+
+std::vector<std::vector<float>> SelfAttention::decoder_matrix(int layer, int head) const {
+  return head_matrix(decoder, layers, heads, target_length, layer, head);
+}
+
 std::vector<std::string> Translation::words() const {
   std::vector<std::string> pieces;
   for (const auto& token : tokens)

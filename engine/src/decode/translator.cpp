@@ -6,6 +6,7 @@
 #include "decode/decoding_session.h"
 #include "decode/native_step_model.h"
 #include "decode/scripted_step_model.h"
+#include "decode/transformer_step_model.h"
 #include "decode/translator_impl.h"
 #include "model/decoder.h"
 #include "model/model_file.h"
@@ -13,12 +14,28 @@
 namespace attnscope {
 namespace {
 
-void load_native(Translator::Impl& impl, const std::string& path, OutputWeights output_weights) {
-  Checkpoint checkpoint = load_model_file(path);
+// The step model of a model file's weights, built by its architecture; its parameter count.
+std::unique_ptr<StepModel> native_step_model(const Checkpoint& checkpoint, const std::string& path,
+                                             OutputWeights output_weights, int64_t* parameters) {
+  if (checkpoint.config.transformer()) {
+    Transformer model(checkpoint.config);
+    load_parameters(*model, checkpoint, path);
+    model->eval();
+    *parameters = model->parameter_count();
+    return std::make_unique<TransformerStepModel>(std::move(model));
+  }
   Seq2Seq model(checkpoint.config);
   load_parameters(*model, checkpoint, path);
   model->eval();
   model->prepare_inference(output_weights);
+  *parameters = model->parameter_count();
+  return std::make_unique<NativeStepModel>(std::move(model));
+}
+
+void load_native(Translator::Impl& impl, const std::string& path, OutputWeights output_weights) {
+  Checkpoint checkpoint = load_model_file(path);
+  int64_t parameters = 0;
+  impl.model = native_step_model(checkpoint, path, output_weights, &parameters);
   impl.tokens =
       checkpoint.subwords == kCharacters
           ? TokenMapping::characters(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
@@ -26,8 +43,7 @@ void load_native(Translator::Impl& impl, const std::string& path, OutputWeights 
           : TokenMapping::native(checkpoint.source_vocabulary, checkpoint.target_vocabulary,
                                  checkpoint.config.max_source_length, checkpoint.source_subwords,
                                  checkpoint.target_subwords, checkpoint.config.cased);
-  impl.info = model_info(checkpoint, path, model->parameter_count());
-  impl.model = std::make_unique<NativeStepModel>(std::move(model));
+  impl.info = model_info(checkpoint, path, parameters);
 }
 
 void load_scripted(Translator::Impl& impl, const std::string& path) {
@@ -192,6 +208,47 @@ Translation Translator::force_decode(const std::string& sentence, const std::str
                                forced_decode(*impl_->model, impl_->tokens.source_ids(source),
                                              impl_->tokens.target_ids(target)),
                                unknown_words);
+}
+
+namespace {
+
+std::vector<float> values_of(const torch::Tensor& tensor) {
+  const torch::Tensor values = tensor.contiguous();
+  const float* data = values.data_ptr<float>();
+  return std::vector<float>(data, data + values.numel());
+}
+
+}  // namespace
+
+SelfAttention Translator::self_attention(const Translation& translation) const {
+  SelfAttention result;
+  StepModel& model = *impl_->model;
+  if (!model.has_self_attention() || translation.source.tokens.empty() ||
+      translation.tokens.empty())
+    return result;
+  c10::InferenceMode inference;
+  const TokenMapping& tokens = impl_->tokens;
+  // A copied unknown word was the unknown token when the model read it.
+  std::vector<bool> copied(translation.tokens.size(), false);
+  for (const CopiedWord& c : translation.copied)
+    if (c.target >= 0 && static_cast<size_t>(c.target) < copied.size())
+      copied[static_cast<size_t>(c.target)] = true;
+  std::vector<int64_t> inputs = {model.bos()};
+  result.decoder_inputs.push_back(tokens.target_token(model.bos()));
+  for (size_t i = 0; i + 1 < translation.tokens.size(); ++i) {
+    const std::string& token = copied[i] ? tokens.unknown_token() : translation.tokens[i];
+    inputs.push_back(tokens.target_id(token));
+    result.decoder_inputs.push_back(translation.tokens[i]);
+  }
+  const SelfAttentionWeights weights =
+      model.self_attention(tokens.source_ids(translation.source), inputs);
+  result.layers = static_cast<int>(weights.encoder.size(0));
+  result.heads = static_cast<int>(weights.encoder.size(1));
+  result.source_length = static_cast<int>(weights.encoder.size(2));
+  result.target_length = static_cast<int>(weights.decoder.size(2));
+  result.encoder = values_of(weights.encoder);
+  result.decoder = values_of(weights.decoder);
+  return result;
 }
 
 std::unique_ptr<DecodingSession> Translator::start(const std::string& sentence, int top_k,

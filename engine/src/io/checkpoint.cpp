@@ -21,6 +21,7 @@ constexpr size_t kPreambleBytes = kMagicBytes + 4 + 8 + 4;
 // Bounds that keep a damaged header from asking for absurd allocations.
 constexpr int64_t kMaxVocabulary = 10'000'000;
 constexpr int64_t kMaxDimension = 65'536;
+constexpr int64_t kMaxLayers = 256;
 constexpr uint64_t kMaxHeaderBytes = 1ull << 30;
 // The tensors that hold a subword model's SentencePiece models, last in the file.
 constexpr char kSourceSubwords[] = "subwords.source";
@@ -96,8 +97,33 @@ double parameter_upper_bound(const ModelConfig& c) {
   const double E = c.embedding, H = c.hidden, A = c.attention, L = c.max_source_length;
   const double square = E + 3 * H + A + 1;
   const double output = c.tied_readout ? 1 : 3 * H + E + 1;
-  return (static_cast<double>(c.source_vocab) + c.target_vocab) * (E + 1) +
-         static_cast<double>(c.target_vocab) * output + 20 * square * square + (L + 1) * (H + 1);
+  const double rnn = (static_cast<double>(c.source_vocab) + c.target_vocab) * (E + 1) +
+                     static_cast<double>(c.target_vocab) * output + 20 * square * square +
+                     (L + 1) * (H + 1);
+  if (!c.transformer()) return rnn;
+  // A Transformer layer: at most three attentions of four E × E matrices, two E × F matrices
+  // and their biases and norms.
+  const double F = c.feed_forward;
+  return rnn + static_cast<double>(c.layers) * 2 * (12 * E * E + 2 * E * F + 20 * E + F);
+}
+
+// The Transformer's keys (ModelConfig::arch): their bounds, and what its model needs of them.
+void check_transformer_config(const std::string& path, const ModelConfig& c) {
+  if (!is_arch(c.arch))
+    fail(path, error_message("has an invalid config: arch '", c.arch, "' (", kRnnArch, " or ",
+                             kTransformerArch, ")"));
+  if (!c.transformer()) return;
+  check_dimension(path, "layers", c.layers, kMaxLayers);
+  check_dimension(path, "heads", c.heads, c.embedding);
+  check_dimension(path, "feed_forward", c.feed_forward, kMaxDimension);
+  if (c.hidden != c.embedding)
+    fail(path, error_message("has an invalid config: a Transformer's hidden size is its model ",
+                             "size, embedding ", c.embedding, ", not ", c.hidden));
+  if (c.embedding % c.heads != 0)
+    fail(path, error_message("has an invalid config: ", c.heads, " heads do not divide the model ",
+                             "size (embedding) ", c.embedding));
+  if (c.shared_embeddings && c.source_vocab != c.target_vocab)
+    fail(path, "has an invalid config: shared embeddings, and vocabularies of different sizes");
 }
 
 std::string dtype_name(torch::ScalarType type) {
@@ -162,6 +188,7 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
     check_dimension(path, "max_source_length", c.max_source_length, kMaxDimension);
     if (!(c.dropout >= 0.0 && c.dropout < 1.0))
       fail(path, error_message("has an invalid config: dropout = ", c.dropout));
+    check_transformer_config(path, c);
     if (!is_decoder_kind(c.decoder))
       fail(path, error_message("has an invalid config: decoder '", c.decoder, "' (", kGruDecoder,
                                " or ", kConditionalGruDecoder, ")"));
@@ -285,6 +312,13 @@ nlohmann::json config_to_json(const ModelConfig& c) {
                       {"dropout", c.dropout},
                       {"max_source_length", c.max_source_length}};
   if (c.cased) j["cased"] = true;  // files from before cased models stay as they were
+  if (c.transformer()) {           // an RNN's file stays as it was, byte for byte
+    j["arch"] = c.arch;
+    j["layers"] = c.layers;
+    j["heads"] = c.heads;
+    j["feed_forward"] = c.feed_forward;
+    j["shared_embeddings"] = c.shared_embeddings;
+  }
   return j;
 }
 
@@ -303,6 +337,13 @@ ModelConfig config_from_json(const nlohmann::json& j) {
   c.dropout = j.at("dropout").get<double>();
   c.cased = j.value("cased", false);
   c.max_source_length = integer_at<int64_t>(j, "max_source_length");
+  c.arch = j.value("arch", std::string(kRnnArch));
+  if (c.transformer()) {
+    c.layers = integer_at<int64_t>(j, "layers");
+    c.heads = integer_at<int64_t>(j, "heads");
+    c.feed_forward = integer_at<int64_t>(j, "feed_forward");
+    c.shared_embeddings = j.at("shared_embeddings").get<bool>();
+  }
   return c;
 }
 

@@ -11,13 +11,22 @@ Checkpoint load_model_file(const std::string& path, bool header_only) {
     ATTNSCOPE_THROW_RUNTIME_ERROR("model file '", path,
                                   "' has an invalid config: unknown score function '",
                                   checkpoint.config.score, "' (", score_function_list(), ")");
+  if (checkpoint.config.transformer() && checkpoint.config.score != kTransformerScore)
+    ATTNSCOPE_THROW_RUNTIME_ERROR("model file '", path,
+                                  "' has an invalid config: a Transformer's attention is ",
+                                  kTransformerScore, ", not '", checkpoint.config.score, "'");
   return checkpoint;
 }
 
 ModelInfo model_info(const Checkpoint& checkpoint, const std::string& path, int64_t parameters) {
   ModelInfo info;
   info.path = path;
-  info.name = checkpoint.config.score;
+  // A Transformer is named by its architecture: its score function is always scaled_dot.
+  info.name = checkpoint.config.transformer() ? kTransformerArch : checkpoint.config.score;
+  if (checkpoint.config.transformer()) {
+    info.attention_layers = static_cast<int>(checkpoint.config.layers);
+    info.attention_heads = static_cast<int>(checkpoint.config.heads);
+  }
   info.config = checkpoint.config;
   info.has_attention = has_attention(checkpoint.config.score);
   info.training = checkpoint.training;

@@ -41,10 +41,4 @@ torch::Tensor Seq2SeqImpl::loss(const torch::Tensor& source, const torch::Tensor
 
 bool Seq2SeqImpl::has_attention() const { return attnscope::has_attention(config_.score); }
 
-int64_t Seq2SeqImpl::parameter_count() const {
-  int64_t count = 0;
-  for (const auto& p : parameters()) count += p.numel();
-  return count;
-}
-
 }  // namespace attnscope

@@ -4,6 +4,7 @@
 #include "attnscope/model_config.h"
 #include "model/decoder.h"
 #include "model/encoder.h"
+#include "model/trainable_model.h"
 
 namespace attnscope {
 
@@ -13,7 +14,7 @@ struct EncodedBatch {
 };
 
 /// The encoder-decoder. Parameter names ("encoder.rnn.weight_ih_l0", ...) are the checkpoint's.
-class Seq2SeqImpl : public torch::nn::Module {
+class Seq2SeqImpl : public TrainableModel {
  public:
   explicit Seq2SeqImpl(const ModelConfig& config);
 
@@ -30,7 +31,7 @@ class Seq2SeqImpl : public torch::nn::Module {
   }
   Encoder& encoder() { return encoder_; }
   Decoder& decoder() { return decoder_; }
-  const ModelConfig& config() const { return config_; }
+  const ModelConfig& config() const override { return config_; }
   /// Teacher forcing: target_inputs [B,T] (starting with <s>) -> logits [B,T,V].
   torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& lengths,
                         const torch::Tensor& target_inputs, torch::Tensor* attention = nullptr);
@@ -38,8 +39,7 @@ class Seq2SeqImpl : public torch::nn::Module {
   /// Teacher forcing's summed cross-entropy: see DecoderImpl::loss().
   torch::Tensor loss(const torch::Tensor& source, const torch::Tensor& lengths,
                      const torch::Tensor& target_inputs, const torch::Tensor& expected,
-                     double label_smoothing);
-  int64_t parameter_count() const;
+                     double label_smoothing) override;
   /// False for the baseline (score "none"): its steps' attention is not over the source.
   bool has_attention() const;
   /// See DecoderImpl::prepare_inference(): for models that only decode from now on.

@@ -26,13 +26,13 @@ using Gradients = std::vector<torch::Tensor>;
 
 // One share's gradients of (its summed loss / all the batch's target tokens), so that the
 // shares' gradients add up to the gradient of the batch's mean loss.
-Gradients share_gradients(Seq2Seq& model, const Batch& share, double label_smoothing,
+Gradients share_gradients(TrainableModel& model, const Batch& share, double label_smoothing,
                           double batch_tokens, Precision precision, double* loss_sum) {
   const MatmulPrecisionScope products(precision);  // backward runs on this thread too
   DeferWeightGradients deferred;
   const torch::Tensor sum = teacher_forced_loss(model, share, label_smoothing, /*sum=*/true);
   *loss_sum = sum.item<double>();
-  const std::vector<torch::Tensor> parameters = model->parameters();
+  const std::vector<torch::Tensor> parameters = model.parameters();
   Gradients gradients = torch::autograd::grad({sum / batch_tokens}, parameters,
                                               /*grad_outputs=*/{}, /*retain_graph=*/false,
                                               /*create_graph=*/false, /*allow_unused=*/true);
@@ -174,8 +174,8 @@ class GradientSum {
 
 }  // namespace
 
-double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smoothing, int workers,
-                         uint64_t seed, BatchPart part, Precision precision) {
+double compute_gradients(TrainableModel& model, const Batch& batch, double label_smoothing,
+                         int workers, uint64_t seed, BatchPart part, Precision precision) {
   std::vector<Batch> parts;
   uint64_t first_share = 0;  // the global index of this process's first share: its seed offset
   if (part.total_shares == 0) {
@@ -190,7 +190,7 @@ double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smooth
   }
   const auto shares = static_cast<int64_t>(parts.size());
   const auto batch_tokens = static_cast<double>(batch.target_tokens);
-  auto parameters = model->parameters();
+  auto parameters = model.parameters();
   if (shares == 0) {
     for (auto& parameter : parameters) parameter.mutable_grad() = torch::Tensor();
     return 0.0;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "attnscope/cpu_dispatch.h"
-#include "model/seq2seq.h"
+#include "model/trainable_model.h"
 #include "train/parallel_corpus.h"
 
 namespace attnscope {
@@ -39,8 +39,8 @@ struct BatchPart {
 /// one process's: the process draws it from the global generator.)
 ///
 /// `precision` is that of the products (mixed_precision.h); gradients are float32 either way.
-double compute_gradients(Seq2Seq& model, const Batch& batch, double label_smoothing, int workers,
-                         uint64_t seed, BatchPart part = {},
+double compute_gradients(TrainableModel& model, const Batch& batch, double label_smoothing,
+                         int workers, uint64_t seed, BatchPart part = {},
                          Precision precision = Precision::kFloat32);
 
 /// The batch's sentences in `shares` shares (fewer if it has fewer sentences) of about equal

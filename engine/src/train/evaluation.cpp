@@ -4,22 +4,24 @@
 #include "attnscope/text.h"
 #include "attnscope/translator.h"
 #include "decode/search.h"
+#include "decode/step_model_factory.h"
 #include "train/training_loss.h"
 
 namespace attnscope {
 
-Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
+Validation validate(const std::shared_ptr<TrainableModel>& model, const std::vector<IdPair>& pairs,
                     const std::vector<std::vector<std::string>>& references,
                     const Vocabulary& target_vocabulary, const std::string& subword_marker,
                     bool cased) {
   torch::NoGradGuard no_grad;
   model->eval();
+  const std::unique_ptr<StepModel> steps = make_step_model(model);
   double loss_sum = 0.0;
   int64_t tokens = 0;
   std::vector<std::vector<std::string>> hypotheses(pairs.size());
   for (const auto& indices : length_buckets(pairs, 128)) {
     const Batch batch = make_batch(pairs, indices);
-    loss_sum += teacher_forced_loss(model, batch, 0.0, /*sum=*/true).item<double>();
+    loss_sum += teacher_forced_loss(*model, batch, 0.0, /*sum=*/true).item<double>();
     tokens += batch.target_tokens;
     std::vector<std::vector<int64_t>> sources;
     std::vector<int> limits;
@@ -27,7 +29,7 @@ Validation validate(Seq2Seq& model, const std::vector<IdPair>& pairs,
       sources.push_back(pairs[i].source);
       limits.push_back(static_cast<int>(2 * pairs[i].source.size()) + 10);
     }
-    const auto found = greedy_search(model, sources, limits);
+    const auto found = greedy_search(*steps, sources, limits);
     for (size_t j = 0; j < indices.size(); ++j) {
       Translation output;  // its words(), as every other BLEU of the engine reads a translation
       output.subword_marker = subword_marker;

@@ -28,6 +28,7 @@ std::string fingerprint(const TokenizedPairs& pairs) {
 // The settings in the order messages list them, with the words they use.
 const std::vector<std::pair<const char*, const char*>>& labels() {
   static const std::vector<std::pair<const char*, const char*>> list = {
+      {"arch", "architecture"},
       {"score", "score function"},
       {"embedding", "embedding size"},
       {"hidden", "hidden size"},
@@ -37,6 +38,9 @@ const std::vector<std::pair<const char*, const char*>>& labels() {
       {"dropout", "dropout"},
       {"cased", "cased text"},
       {"max_source_length", "maximum source length"},
+      {"layers", "layers"},
+      {"heads", "attention heads"},
+      {"feed_forward", "feed-forward size"},
       {"training_corpus", "training corpus"},
       {"validation_corpus", "validation corpus"},
       {"min_frequency", "minimum word frequency"},
@@ -44,6 +48,7 @@ const std::vector<std::pair<const char*, const char*>>& labels() {
       {"joint_subwords", "joint subword model"},
       {"batch_size", "batch size"},
       {"learning_rate", "learning rate"},
+      {"warmup_steps", "warm-up batches"},
       {"label_smoothing", "label smoothing"},
       {"gradient_clip", "gradient clip"},
       {"seed", "seed"},
@@ -54,10 +59,10 @@ const std::vector<std::pair<const char*, const char*>>& labels() {
 }  // namespace
 
 nlohmann::json ResumeState::to_json() const {
-  return {{"epochs_done", epochs_done}, {"best_epoch", best_epoch},
-          {"best_bleu", best_bleu},     {"best_loss", best_loss},
-          {"bad_epochs", bad_epochs},   {"learning_rate", learning_rate},
-          {"seconds", seconds},         {"stopped", stopped}};
+  return {
+      {"epochs_done", epochs_done}, {"best_epoch", best_epoch}, {"best_bleu", best_bleu},
+      {"best_loss", best_loss},     {"bad_epochs", bad_epochs}, {"learning_rate", learning_rate},
+      {"seconds", seconds},         {"stopped", stopped},       {"batches", batches}};
 }
 
 ResumeState ResumeState::from_json(const nlohmann::json& j) {
@@ -70,6 +75,7 @@ ResumeState ResumeState::from_json(const nlohmann::json& j) {
   s.learning_rate = j.at("learning_rate").get<double>();
   s.seconds = j.at("seconds").get<double>();
   s.stopped = j.at("stopped").get<bool>();
+  if (j.contains("batches")) s.batches = integer_at<int64_t>(j, "batches");
   return s;
 }
 
@@ -95,6 +101,10 @@ nlohmann::json training_settings(const TrainOptions& o, const TokenizedPairs& tr
   settings["label_smoothing"] = o.label_smoothing;
   settings["gradient_clip"] = o.gradient_clip;
   settings["seed"] = o.seed;
+  // Written always (a state file is no shipped model), so that either side of a resume names
+  // its architecture and warm-up.
+  settings["arch"] = o.model.arch;
+  settings["warmup_steps"] = o.warmup_steps;
   return settings;
 }
 
@@ -106,6 +116,9 @@ std::vector<std::string> settings_differences(const nlohmann::json& stored,
   // ... and every one written before the conditional GRU a plain GRU's.
   if (!old.contains("decoder")) old["decoder"] = kGruDecoder;
   if (!old.contains("joint_subwords")) old["joint_subwords"] = false;
+  // ... and every one written before Transformers an RNN's, without warm-up.
+  if (!old.contains("arch")) old["arch"] = kRnnArch;
+  if (!old.contains("warmup_steps")) old["warmup_steps"] = 0;
   std::vector<std::string> differences;
   for (const auto& [key, label] : labels()) {
     if (!old.contains(key) || !now.contains(key) || old.at(key) == now.at(key)) continue;

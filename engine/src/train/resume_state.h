@@ -23,6 +23,9 @@ struct ResumeState {
   double learning_rate = 0.0;
   double seconds = 0.0;
   bool stopped = false;  // early stopping already ended the run
+  // Batches trained in the whole run (the warm-up schedule's clock); -1 in states written before
+  // it was kept.
+  int64_t batches = -1;
 
   nlohmann::json to_json() const;
   /// Throws nlohmann::json::exception when a field is missing or of another type,

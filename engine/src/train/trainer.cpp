@@ -19,8 +19,9 @@
 #include "attnscope/thread_settings.h"
 #include "attnscope/training_tasks.h"
 #include "decode/search.h"
+#include "decode/step_model_factory.h"
 #include "model/model_file.h"
-#include "model/seq2seq.h"
+#include "model/trainable_model.h"
 #include "train/allocator_tuning.h"
 #include "train/data_parallel.h"
 #include "train/evaluation.h"
@@ -32,6 +33,7 @@
 #include "train/seeding.h"
 #include "train/task_corpus.h"
 #include "train/training_group.h"
+#include "train/warmup_schedule.h"
 
 namespace attnscope {
 namespace {
@@ -39,6 +41,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int64_t kMaxTrainDimension = 4096;
+// More layers than any Transformer this app trains on a CPU; 64 would already take days.
+constexpr int64_t kMaxTrainLayers = 64;
 // Below ~100 pieces a corpus's characters alone fill the vocabulary; above 64000 a vocabulary
 // is larger than any corpus this trains on needs (and the output layer the largest cost).
 constexpr int kMinSubwords = 100, kMaxSubwords = 64000;
@@ -125,8 +129,32 @@ void validate_distributed_options(const DistributedOptions& d) {
                             d.checksum_every);
 }
 
+// A Transformer's shape: the keys only it reads, and what its model needs of the others.
+void validate_transformer_options(const TrainOptions& o) {
+  const ModelConfig& m = o.model;
+  if (m.score != kTransformerScore)
+    ATTNSCOPE_THROW_SETTING("model.score", "a Transformer's attention is ", kTransformerScore,
+                            ", not '", m.score, "'");
+  if (m.hidden != m.embedding)
+    ATTNSCOPE_THROW_SETTING("model.hidden", "a Transformer's hidden size is its model size, the ",
+                            "embedding size ", m.embedding, ", not ", m.hidden);
+  if (m.layers < 1 || m.layers > kMaxTrainLayers)
+    ATTNSCOPE_THROW_SETTING("model.layers", "the number of layers must be between 1 and ",
+                            kMaxTrainLayers, ", not ", m.layers);
+  if (m.heads < 1 || m.embedding % m.heads != 0)
+    ATTNSCOPE_THROW_SETTING("model.heads", "the number of heads must divide the model size ",
+                            m.embedding, ", and ", m.heads, " does not");
+  if (m.feed_forward < 1 || m.feed_forward > 4 * kMaxTrainDimension)
+    ATTNSCOPE_THROW_SETTING("model.feed_forward", "the feed-forward size must be between 1 and ",
+                            4 * kMaxTrainDimension, ", not ", m.feed_forward);
+}
+
 // Settings are named as TrainOptions names them; front ends map them onto their own controls.
 void validate_options(const TrainOptions& o) {
+  if (!is_arch(o.model.arch))
+    ATTNSCOPE_THROW_SETTING("model.arch", "unknown architecture '", o.model.arch, "' (", kRnnArch,
+                            " or ", kTransformerArch, ")");
+  if (o.model.transformer()) validate_transformer_options(o);
   if (!is_score_function(o.model.score))
     ATTNSCOPE_THROW_SETTING("model.score", "unknown score function '", o.model.score, "' (",
                             score_function_list(), ")");
@@ -169,6 +197,12 @@ void validate_options(const TrainOptions& o) {
   if (!(o.learning_rate > 0.0 && std::isfinite(o.learning_rate)))
     ATTNSCOPE_THROW_SETTING("learning_rate", "the learning rate must be a positive number, not ",
                             o.learning_rate);
+  // A million batches of warm-up is longer than any run: a typo.
+  if (o.warmup_steps < 0 || o.warmup_steps > 1000000)
+    ATTNSCOPE_THROW_SETTING("warmup_steps",
+                            "the warm-up must be between 1 and 1000000 batches (or 0 for none), "
+                            "not ",
+                            o.warmup_steps);
   if (o.threads < 0 || o.threads > kMaxThreads)
     ATTNSCOPE_THROW_SETTING("threads", "the number of threads must be between 1 and ", kMaxThreads,
                             " (or 0 for one per core), not ", o.threads);
@@ -436,7 +470,8 @@ class Trainer {
       torch::NoGradGuard no_grad;
       model_->eval();
       const int limit = static_cast<int>(2 * probe_ids_.size()) + 10;
-      const Hypothesis found = greedy_search(model_, {probe_ids_}, {limit}).front();
+      const Hypothesis found =
+          greedy_search(*make_step_model(model_), {probe_ids_}, {limit}).front();
       model_->train();
       for (int64_t id : found.tokens) snapshot.output.push_back(target_vocabulary_.token(id));
       if (has_attention(config_.score)) snapshot.attention = found.attention;
@@ -482,7 +517,11 @@ class Trainer {
     config_ = options_.model;
     config_.source_vocab = source_vocabulary_.size();
     config_.target_vocab = target_vocabulary_.size();
-    model_ = Seq2Seq(config_);
+    // A Transformer reads both languages through one table when their vocabularies are one (a
+    // joint SentencePiece model, or a task's symbols): the file keeps one table, not three.
+    if (config_.transformer())
+      config_.shared_embeddings = source_vocabulary_.tokens() == target_vocabulary_.tokens();
+    model_ = make_model(config_);
     optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
                                              torch::optim::AdamOptions(options_.learning_rate));
     state_.learning_rate = options_.learning_rate;
@@ -571,7 +610,7 @@ class Trainer {
     target_subwords_ = checkpoint.target_subwords;
     if (subwords() && source_subwords_.empty())  // settings that say so, in a crafted file
       ATTNSCOPE_THROW_RUNTIME_ERROR("'", state_path, "' holds no subword models");
-    model_ = Seq2Seq(config_);
+    model_ = make_model(config_);
     load_parameters(*model_, checkpoint, state_path);
     optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
                                              torch::optim::AdamOptions(options_.learning_rate));
@@ -589,7 +628,10 @@ class Trainer {
 
   void train_epochs(const std::string& state_path) {
     const auto batches = length_buckets(train_pairs_, options_.batch_size);
-    total_batches_ = static_cast<int64_t>(state_.epochs_done) * batches_per_epoch(batches);
+    // A state from before the count was kept: as if every epoch had been whole.
+    total_batches_ = state_.batches >= 0
+                         ? state_.batches
+                         : static_cast<int64_t>(state_.epochs_done) * batches_per_epoch(batches);
     for (int epoch = state_.epochs_done + 1;
          epoch <= options_.epochs && !state_.stopped && !stopped_by_request_; ++epoch) {
       const auto start = Clock::now();
@@ -671,11 +713,15 @@ class Trainer {
     // word: no 4-grams): its exact matches decide the best epoch instead.
     if (task()) summary.validation_accuracy = validation.exact;
     const double score = task() ? 100.0 * validation.exact : validation.bleu;
+    const double rate = state_.learning_rate;
     summary.best = apply_plateau_schedule(state_, epoch, score, validation.loss, options_.patience);
+    // The warm-up schedule sets every batch's rate itself: a plateau only counts towards stopping.
+    if (options_.warmup_steps > 0) state_.learning_rate = rate;
     set_learning_rate(*optimizer_, state_.learning_rate);
     summary.seconds = seconds_since(start) - paused_seconds_;
     state_.seconds += summary.seconds;
     summary.total_seconds = state_.seconds;
+    state_.batches = total_batches_;
     update_record();
     if (summary.best) save_model(options_.output_path);
     if (options_.save_epochs) {
@@ -746,9 +792,14 @@ class Trainer {
 
   // In a group, sets *group_stop when some rank was asked to stop after the previous batch.
   double train_batch(const Batch& batch, int epoch, int index, bool* group_stop) {
+    if (options_.warmup_steps > 0) {
+      state_.learning_rate =
+          warmup_learning_rate(options_.learning_rate, options_.warmup_steps, total_batches_ + 1);
+      set_learning_rate(*optimizer_, state_.learning_rate);
+    }
     // The options' workers (see data_parallel.h); in a group, this rank's part.
     double value =
-        compute_gradients(model_, batch, options_.label_smoothing, workers_,
+        compute_gradients(*model_, batch, options_.label_smoothing, workers_,
                           batch_worker_seed(options_.seed, epoch, index), batch_part_, precision_);
     if (group_) value = group_->sum_gradients(model_->parameters(), value, stop_asked_, group_stop);
     if (!std::isfinite(value))
@@ -839,7 +890,7 @@ class Trainer {
   ModelConfig config_;
   Vocabulary source_vocabulary_, target_vocabulary_;
   SubwordModel source_subwords_, target_subwords_;  // subword models only
-  Seq2Seq model_{nullptr};
+  std::shared_ptr<TrainableModel> model_;           // a Seq2Seq or a Transformer (config_.arch)
   std::unique_ptr<FusedAdam> optimizer_;
   ResumeState state_;
   TrainingRecord record_;

@@ -4,11 +4,11 @@
 
 namespace attnscope {
 
-torch::Tensor teacher_forced_loss(Seq2Seq& model, const Batch& batch, double label_smoothing,
+torch::Tensor teacher_forced_loss(TrainableModel& model, const Batch& batch, double label_smoothing,
                                   bool sum) {
   const int64_t steps = batch.target.size(1) - 1;
   const torch::Tensor expected = batch.target.narrow(1, 1, steps);
-  const torch::Tensor loss = model->loss(
+  const torch::Tensor loss = model.loss(
       batch.source, batch.lengths, batch.target.narrow(1, 0, steps), expected, label_smoothing);
   return sum ? loss : loss / (expected != Vocabulary::kPad).sum();
 }
