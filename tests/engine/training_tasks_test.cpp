@@ -188,7 +188,10 @@ TEST(TrainingTasks, ReverseIsLearnedOnTheAntiDiagonal) {
           static_cast<size_t>(std::max_element(row.begin(), row.end()) - row.begin()) == n - 1 - j;
     }
   }
-  EXPECT_GE(on_anti_diagonal, 0.95 * steps) << on_anti_diagonal << " of " << steps;
+  // 97-100% on the machines measured (759 of 800 on one CI machine, whose float32 sums run in
+  // another order). Attention that did not learn the task would pick the mirrored symbol about
+  // one step in n (n is 4-12 here), so 90% still tells the two apart by far.
+  EXPECT_GE(on_anti_diagonal, 0.9 * steps) << on_anti_diagonal << " of " << steps;
   EXPECT_GE(exact, 90) << exact << " of 100 reversed exactly";
 }
 
