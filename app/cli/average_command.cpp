@@ -1,5 +1,6 @@
 // attnscope-cli average: checkpoint averaging of a run's epoch models (model_averaging.h).
 #include <attnscope/model_averaging.h>
+#include <attnscope/output_file.h>
 
 #include <cstdio>
 #include <memory>
@@ -19,6 +20,7 @@ Action add_average_command(CLI::App& app) {
       ->required();
   app.add_option("--out", o->output, "model file to write")->required();
   return [o] {
+    check_regular_output_file("--out", o->output, o->inputs);
     std::string command = "attnscope-cli average --out " + o->output;
     for (const std::string& input : o->inputs) command += " " + input;
     average_models(o->inputs, o->output, command);

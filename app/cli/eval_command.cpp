@@ -55,14 +55,14 @@ struct EvalOptions {
 };
 
 // Checked before anything is decoded: a bad path must not cost a whole evaluation.
-void check_plot_path(const std::string& path) {
+void check_plot_path(const std::string& path, const std::vector<std::string>& inputs) {
   if (path.empty()) return;
 #ifdef ATTNSCOPE_WITH_UI
   const QString suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower();
   if (suffix != "png" && suffix != "svg" && suffix != "pdf")
     throw std::invalid_argument("--plot '" + path +
                                 "': unknown picture type (use .png, .svg or .pdf)");
-  check_output_path(path);
+  check_output_path(path, inputs);
 #else
   throw std::invalid_argument(
       "--plot needs the desktop build: this attnscope-cli was built without the UI "
@@ -391,7 +391,9 @@ int run_faithfulness_only(const EvalOptions& o) {
 int run(const EvalOptions& o) {
   if (o.faithfulness && o.reference.empty()) return run_faithfulness_only(o);
   const auto [sources, references] = read_line_pairs(o.source, o.reference);
-  check_plot_path(o.plot);
+  std::vector<std::string> inputs = {o.source, o.reference};
+  inputs.insert(inputs.end(), o.models.begin(), o.models.end());
+  check_plot_path(o.plot, inputs);
   TranslationOptions options;
   options.beam_size = o.beam;
   options.unknown_words = o.unknown_words;

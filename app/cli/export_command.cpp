@@ -157,7 +157,7 @@ int export_snapshots(const ExportCommand& c) {
   if (c.delay != 0 && !is_gif(c.out))
     throw std::invalid_argument("--delay: only an animation has a frame delay, and '" + c.out +
                                 "' is not a .gif");
-  check_output_path(c.out);
+  check_output_path(c.out, {c.snapshots});
   // Read before Qt starts, so the file's errors come first.
   const std::vector<TrainingSnapshot> snapshots = read_snapshots(c.snapshots);
   const auto app = headless_application();
@@ -178,9 +178,9 @@ int export_beam_tree(const ExportCommand& c) {
     throw std::invalid_argument("cannot export to '" + c.out +
                                 "': unknown file type for --beam-tree (use .png, .pdf, .svg or "
                                 ".json)");
-  check_output_path(c.out);
   // The model is read and the search run before Qt starts, so their errors come first.
   const auto models = models_to_export(c);
+  check_output_path(c.out, {models.front().second});
   std::string sentence;
   for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
   TranslationOptions options;
@@ -209,16 +209,19 @@ int run(const ExportCommand& c) {
     throw std::invalid_argument("cannot export to '" + c.out +
                                 "': unknown file type (use .png, .pdf, .svg, .csv or .json" +
                                 (is_gif(c.out) ? "; .gif only with --snapshots)" : ")"));
-  check_output_path(c.out);
   // The input is read (or the models found) before Qt starts, so its errors come first.
   std::optional<AttentionFile> file;
   ModelList models;
   if (!c.from.empty()) {
+    check_output_path(c.out, {c.from});
     AttentionFileOptions options = c.file;
     if (!c.format.empty()) options.format = attention_format_from_name(c.format);
     file = read_attention_file(c.from, options);
   } else {
     models = models_to_export(c);
+    std::vector<std::string> inputs;
+    for (const auto& model : models) inputs.push_back(model.second);
+    check_output_path(c.out, inputs);
   }
   const auto app = headless_application();
   std::vector<std::unique_ptr<ui::HeatmapPlot> > owned;

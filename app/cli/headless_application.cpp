@@ -1,5 +1,7 @@
 #include "cli/headless_application.h"
 
+#include <attnscope/output_file.h>
+
 #include <QDir>
 #include <QFileInfo>
 #include <cstdio>
@@ -22,7 +24,7 @@ std::unique_ptr<QApplication> headless_application() {
   return std::make_unique<QApplication>(argc, argv);
 }
 
-void check_output_path(const std::string& path) {
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {
   // The exporter's save renames over whatever is at the path, which must never be a device or a
   // FIFO; checked before any model is loaded, so a long run does not end in this error.
   const QFileInfo out(QString::fromStdString(path));
@@ -33,6 +35,7 @@ void check_output_path(const std::string& path) {
   if (!out.absoluteDir().exists())
     throw std::invalid_argument("cannot export to '" + path + "': folder '" +
                                 out.absolutePath().toStdString() + "' does not exist");
+  check_not_an_input("--out", path, inputs);
 }
 
 }  // namespace attnscope::cli

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace attnscope::cli {
 
@@ -11,7 +12,8 @@ namespace attnscope::cli {
 std::unique_ptr<QApplication> headless_application();
 
 /// Throws std::invalid_argument("cannot export to 'path': ...") when a file cannot be written at
-/// `path`: its folder is missing, or something other than a regular file is there.
-void check_output_path(const std::string& path);
+/// `path`: its folder is missing, or something other than a regular file is there, or it is one
+/// of the command's `inputs` (a model, an attention or snapshots file) however spelled.
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs);
 
 }  // namespace attnscope::cli

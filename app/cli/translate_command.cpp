@@ -1,17 +1,18 @@
 #include <attnscope/beam_tree_json.h>
 #include <attnscope/errors.h>
 #include <attnscope/explanation.h>
+#include <attnscope/output_file.h>
 #include <attnscope/translator.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "cli/command.h"
 
@@ -30,7 +31,7 @@ struct TranslateOptions {
   float length_penalty = -1.0f;   // GNMT alpha; unset (< 0): log P / length as always
   float coverage_penalty = 0.0f;  // GNMT beta
   bool any_ending = false;        // 0.9.0's beam ending rule
-  std::string beam_tree;          // --beam-tree FILE: one JSON tree per sentence
+  std::optional<std::string> beam_tree;  // --beam-tree FILE: one JSON tree per sentence
   OutputWeights output_weights = OutputWeights::kAsStored;
   size_t batch = 64;  // lines of a pipe decoded together
 };
@@ -213,29 +214,31 @@ int run_what_if(const TranslateOptions& o) {
 // one line of FILE.
 int run_beam_tree(const TranslateOptions& o, const Translator& translator,
                   const TranslationOptions& options) {
-  std::ofstream file(o.beam_tree, std::ios::out | std::ios::trunc);
-  if (!file)
-    ATTNSCOPE_THROW_RUNTIME_ERROR("--beam-tree: cannot write '", o.beam_tree,
-                                  "': ", std::strerror(errno));
+  OutputFile file("--beam-tree file", *o.beam_tree, /*to_standard_output=*/true);
   const std::vector<std::string> sentences = o.sentences.empty() ? stdin_lines() : o.sentences;
   for (size_t i = 0; i < sentences.size(); ++i) {
     BeamTree tree;
     const Translation t = translator.translate_with_tree(sentences[i], options, tree);
-    write_beam_tree_json(file, tree);
-    file.flush();
-    if (!file)
-      ATTNSCOPE_THROW_RUNTIME_ERROR("--beam-tree: cannot write '", o.beam_tree,
-                                    "': ", std::strerror(errno));
+    std::ostringstream line;
+    write_beam_tree_json(line, tree);
+    file.write(line.str());
     print(o, {sentences[i]}, {t}, i + 1);
   }
+  // Put in place only once every tree is written: an interrupted run leaves the old file.
+  file.commit();
   return 0;
 }
 
 int run(const TranslateOptions& o) {
   if (o.force || !o.edits.empty()) return run_what_if(o);
+  if (o.beam_tree) {
+    std::vector<std::string> inputs = {o.model.path()};
+    if (o.sentences.empty()) inputs.push_back("-");
+    check_output_file("--beam-tree", *o.beam_tree, inputs);
+  }
   const Translator translator(o.model.path(), o.output_weights);
   const TranslationOptions options = translation_options(o);
-  if (!o.beam_tree.empty()) return run_beam_tree(o, translator, options);
+  if (o.beam_tree) return run_beam_tree(o, translator, options);
   if (!o.sentences.empty()) {
     print(o, o.sentences, translator.translate_batch(o.sentences, options));
     return 0;

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "attnscope/errors.h"
+#include "attnscope/output_file.h"
 
 namespace attnscope {
 namespace {
@@ -284,18 +285,6 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
   return checkpoint;
 }
 
-void write_all(int fd, const std::string& bytes, const std::string& path) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write '", path, "': ", std::strerror(errno));
-    }
-    done += static_cast<size_t>(n);
-  }
-}
-
 }  // namespace
 
 nlohmann::json config_to_json(const ModelConfig& c) {
@@ -405,33 +394,11 @@ void save_checkpoint(const std::string& path, const Checkpoint& checkpoint,
     ATTNSCOPE_THROW_RUNTIME_ERROR(
         "cannot write model file '", path, "': ",
         S_ISDIR(existing.st_mode) ? "it is a directory" : "it exists and is not a regular file");
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write model file '", path, "': ", std::strerror(errno));
-  try {
-    write_all(fd, preamble, path);
-    write_all(fd, header_text, path);
-    write_all(fd, data, path);
-    if (::fsync(fd) != 0)
-      ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write '", path, "': ", std::strerror(errno));
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    throw;
-  }
-  if (::close(fd) != 0 || ::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    ATTNSCOPE_THROW_RUNTIME_ERROR("cannot write model file '", path, "': ", std::strerror(error));
-  }
-  // The rename itself survives a power cut only once the folder is synced; best effort.
-  const std::string folder = std::filesystem::path(path).parent_path().string();
-  const int dir = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  OutputFile file("model file", path);
+  file.write(preamble);
+  file.write(header_text);
+  file.write(data);
+  file.commit();
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "attnscope/model_averaging.h"
 
 #include "attnscope/errors.h"
+#include "attnscope/output_file.h"
 #include "io/checkpoint.h"
 
 namespace attnscope {
@@ -46,6 +47,16 @@ void average_models(const std::vector<std::string>& inputs, const std::string& o
   if (inputs.size() < 2)
     ATTNSCOPE_THROW_INVALID_ARGUMENT("averaging needs two or more model files, not ",
                                      inputs.size());
+  // Before hundreds of megabytes are read: the output must be writable and none of the inputs.
+  check_regular_output_file("output", output, inputs);
+  // The same file twice would weigh one epoch double without a word.
+  for (size_t i = 1; i < inputs.size(); ++i)
+    try {
+      check_not_an_input("model", inputs[i], {inputs.begin(), inputs.begin() + i});
+    } catch (const std::invalid_argument&) {
+      ATTNSCOPE_THROW_INVALID_ARGUMENT("'", inputs[i], "' is a model file given before: ",
+                                       "average each model once");
+    }
   Checkpoint average = load_checkpoint(inputs.front());
   if (is_training_state(average))
     ATTNSCOPE_THROW_INVALID_ARGUMENT("'", inputs.front(),

@@ -238,10 +238,14 @@ class Trainer {
     precision_ = parse_precision(options_.precision);
     // Only rank 0 writes; the others' machines need not have the output folder.
     if (options_.distributed.world_size > 1) {
-      if (options_.distributed.rank == 0) check_output_path(options_.output_path);
+      if (options_.distributed.rank == 0) {
+        check_output_path(options_.output_path);
+        check_outputs_spare_inputs(options_);
+      }
       group_ = std::make_unique<TrainingGroup>(options_.distributed);
     } else {
       check_output_path(options_.output_path);
+      check_outputs_spare_inputs(options_);
     }
     const int64_t max_words = options_.model.max_source_length - 1;
     TokenizedPairs train_text, valid_text;
