@@ -18,8 +18,8 @@
 #
 # Environment: REFERENCE (default ../shared/bench/pytorch_reference.py next to this repository),
 # PYTHON (default /usr/bin/python3, which has Debian's python3-torch), CLI (default
-# build/app/attnscope-cli), RUNS, OUTPUT_WEIGHTS (the engine's decoding output weights: stored,
-# the default, or int8; the reference has no such option).
+# build/app/attnscope-cli), RUNS, OUTPUT_WEIGHTS (the engine's decoding output weights: int8,
+# the default of one-sentence decoding, or stored; the reference has no such option).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,7 +27,7 @@ reference="${REFERENCE:-$root/../shared/bench/pytorch_reference.py}"
 python="${PYTHON:-/usr/bin/python3}"
 cli="${CLI:-$root/build/app/attnscope-cli}"
 runs="${RUNS:-3}"
-output_weights="${OUTPUT_WEIGHTS:-stored}"
+output_weights="${OUTPUT_WEIGHTS:-int8}"
 
 if [[ "${1:-}" == "--runs" ]]; then
   runs="${2:?--runs needs a number}"

@@ -16,7 +16,7 @@ layers=(base io ops model decode explain eval train bench)
 declare -A public=(
   [errors.h]=base [model_config.h]=base [model_info.h]=base
   [text.h]=io [vocabulary.h]=io [corpus.h]=io [model_folders.h]=io [attention_file.h]=io
-  [training_snapshots.h]=io [model_averaging.h]=io
+  [training_snapshots.h]=io [model_averaging.h]=io [output_file.h]=io
   [cpu_dispatch.h]=ops
   [score_functions.h]=model [model_catalog.h]=model
   [translation.h]=decode [translator.h]=decode [thread_settings.h]=decode [word_view.h]=decode

@@ -108,8 +108,9 @@ Action add_bench_command(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "fp32", "bf16"}))
       ->capture_default_str();
   app.add_option("--output-weights", o->output_weights,
-                 "decoding's output layer: stored (half precision, as a model file) or int8 "
-                 "(8-bit integers, its largest logits computed again from the stored weights)")
+                 "decoding's output layer: int8 (8-bit integers, its largest logits computed "
+                 "again from the stored weights; what one-sentence decoding uses by default) or "
+                 "stored (half precision, as a model file)")
       ->check(CLI::IsMember({"stored", "int8"}))
       ->capture_default_str();
   add_threads_option(app, o->threads);

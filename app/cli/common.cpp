@@ -1,8 +1,11 @@
 #include <attnscope/errors.h>
 #include <attnscope/model_catalog.h>
+#include <attnscope/thread_settings.h>
 #include <attnscope/translator.h>
 
 #include <cmath>
+#include <iostream>
+#include <limits>
 #include <string>
 
 #include "cli/command.h"
@@ -63,25 +66,67 @@ CLI::Option* add_any_ending_option(CLI::App& command, bool& any_ending) {
                           "ends on any </s> the step considers, not only on one among its K best");
 }
 
-void add_threads_option(CLI::App& command, int& threads) {
+void add_threads_option(CLI::App& command, int& threads, bool cap_at_cores) {
   // Bounded: torch would try to start a million threads for --threads 1000000 and never return.
   command.add_option("--threads", threads, "CPU threads (default: every core)")
       ->check(CLI::Range(0, 1024));
-  command.callback([&threads] { set_thread_count(threads); });
+  command.callback([&threads, cap_at_cores] {
+    // More threads than cores only wait for each other: 1024 on two cores made one translation
+    // 25 times slower.
+    const int cores = resolve_thread_count(0);
+    if (cap_at_cores && threads > cores) {
+      std::cerr << "attnscope-cli: note: --threads " << threads << ": this machine has " << cores
+                << (cores == 1 ? " core" : " cores") << "; using " << cores << '\n';
+      threads = cores;
+    }
+    set_thread_count(threads);
+  });
+}
+
+CLI::Validator finite_number(double min, double max) {
+  const std::string range =
+      min == 0 && max >= std::numeric_limits<float>::max()
+          ? std::string("a number >= 0")
+          : "a number from " + CLI::detail::to_string(min) + " to " + CLI::detail::to_string(max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        try {
+          // Decimal only: stod would also read " 0.5" and the hexadecimal "0x1p-2".
+          if (text.empty() || text.find_first_of("xX \t\r\n") != std::string::npos)
+            throw std::invalid_argument(text);
+          size_t used = 0;
+          const double value = std::stod(text, &used);
+          // The options are floats: 1e308 is finite as a double but inf once stored.
+          if (used == text.size() && std::isfinite(value) &&
+              std::abs(value) <= std::numeric_limits<float>::max() && value >= min && value <= max)
+            return {};
+        } catch (const std::exception&) {
+        }
+        return "must be " + range + ", not '" + text + "'";
+      },
+      range);
+}
+
+void check_forced_target(const Translator& translator, const std::string& target,
+                         const std::string& flag) {
+  const std::vector<std::string> unknown = translator.unknown_target_tokens(target);
+  if (unknown.empty()) return;
+  std::string list;
+  for (size_t i = 0; i < unknown.size() && i < 5; ++i)
+    list += (i > 0 ? ", '" : "'") + unknown[i].substr(0, 40) + "'";
+  if (unknown.size() > 5) list += " and " + std::to_string(unknown.size() - 5) + " more";
+  throw std::invalid_argument(flag + ": model '" + translator.info().name + "' cannot write " +
+                              list + ": not in its vocabulary (forced, each would be <unk>)");
+}
+
+void refuse_unless(const CLI::App& command, const std::string& flag, bool used,
+                   const std::string& needs) {
+  if (!used && command.count(flag) > 0)
+    throw CLI::ValidationError(flag, "does nothing without " + needs);
 }
 
 CLI::Validator finite_non_negative() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        try {
-          size_t used = 0;
-          const double value = std::stod(text, &used);
-          if (used == text.size() && std::isfinite(value) && value >= 0) return {};
-        } catch (const std::exception&) {
-        }
-        return "must be a number >= 0, not '" + text + "'";
-      },
-      "NUMBER >= 0");
+  return finite_number(0.0, std::numeric_limits<float>::max());
 }
 
 }  // namespace attnscope::cli

@@ -341,10 +341,18 @@ nlohmann::json faithfulness_json(const ModelFaithfulness& f) {
 // Faithfulness takes minutes: where it is, on a terminal only (stderr stays clean in scripts).
 FaithfulnessProgress faithfulness_progress(const std::string& model) {
   if (!isatty(STDERR_FILENO)) return {};
-  return [model](size_t done, size_t total) {
-    if (done == total || done % 10 == 0)
-      std::fprintf(stderr, "\r%s: faithfulness %zu of %zu sentences%s", model.c_str(), done, total,
-                   done == total ? "\n" : "");
+  const auto start = std::chrono::steady_clock::now();
+  return [model, start](size_t done, size_t total) {
+    // Time left at the pace so far: sentences differ in length, so it settles as they pass.
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double left =
+        done > 0 ? seconds / static_cast<double>(done) * static_cast<double>(total - done) : 0.0;
+    std::fprintf(stderr, "\r%s: faithfulness %zu of %zu sentences", model.c_str(), done, total);
+    if (done > 0 && done < total)
+      std::fprintf(stderr, ", about %d:%02d left   ", static_cast<int>(left) / 60,
+                   static_cast<int>(left) % 60);
+    if (done == total) std::fprintf(stderr, "%20s\n", "");
     return true;
   };
 }
@@ -510,7 +518,7 @@ Action add_eval_command(CLI::App& app) {
                  "--unk copy: the least attention an unknown source word needs to be copied "
                  "(default " +
                      figure(kMinCopyAttention, "%g") + ")")
-      ->check(CLI::Range(0.0f, 1.0f));
+      ->check(finite_number(0.0, 1.0));
   app.add_flag("--copy-any", o->copy_rule.any_word,
                "--unk copy: the rule of attnscope 0.9.0, to compare: the source word the "
                "attention weighs most, known or not (its runner-up when that is </s>)");
@@ -526,8 +534,18 @@ Action add_eval_command(CLI::App& app) {
       ->check(CLI::IsMember({"stored", "fp32"}));
   add_threads_option(app, o->threads);
   // --ref is required unless --faithfulness alone is asked for; a parse error like CLI11's own.
-  app.parse_complete_callback([o] {
+  app.parse_complete_callback([o, &app] {
     if (o->reference.empty() && !o->faithfulness) throw CLI::RequiredError("--ref");
+    const bool bleu = !o->reference.empty();  // faithfulness alone decodes greedily
+    refuse_unless(app, "--beam", bleu, "--ref (--faithfulness measures greedy translations)");
+    for (const char* flag : {"--length-penalty", "--coverage-penalty", "--any-ending"})
+      refuse_unless(app, flag, bleu && o->beam > 1,
+                    "--beam 2 or more and --ref (greedy search ranks no hypotheses)");
+    for (const char* flag : {"--permutations", "--ig-steps"})
+      refuse_unless(app, flag, o->faithfulness, "--faithfulness");
+    for (const char* flag : {"--copy-threshold", "--copy-any"})
+      refuse_unless(app, flag, o->unknown_words == UnknownWords::kCopy, "--unk copy");
+    refuse_unless(app, "--train-tgt", o->metrics || o->json, "--metrics or --json");
   });
   return [o] { return run(*o); };
 }

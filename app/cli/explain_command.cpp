@@ -3,6 +3,7 @@
 #include <attnscope/errors.h>
 #include <attnscope/explanation.h>
 #include <attnscope/translator.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -46,6 +47,7 @@ std::string to_json_line(const std::string& sentence, const Attribution& a,
       {"method", attribution_method_name(a.method)},
       {"forced", forced},
       {"source_tokens", t.source.tokens},
+      {"truncated", t.source.truncated},
       {"tokens", t.tokens},
       {"translation", t.text()},
       {"attribution", values_json(a.values)},
@@ -92,7 +94,16 @@ void print_table(const std::string& sentence, const Attribution& a, const std::s
   std::string title = attribution_method_title(a.method);
   if (a.method == AttributionMethod::kIntegratedGradients)
     title += ", " + std::to_string(a.ig_steps) + " steps";
-  std::cout << "source: " << sentence << "\n"
+  // A cut sentence shows what the model read, not the thousands of words it was given.
+  std::string read = sentence;
+  if (t.source.truncated) {
+    read.clear();
+    for (size_t i = 0; i < t.source.kept_length && i < t.source.tokens.size(); ++i)
+      read += (i > 0 ? " " : "") + t.source.tokens[i];
+    read += " … (" + std::to_string(t.source.original_length) +
+            " tokens; the model reads the first " + std::to_string(t.source.kept_length) + ")";
+  }
+  std::cout << "source: " << read << "\n"
             << (forced ? "target (forced): " : "translation: ") << t.text() << "\n"
             << "attribution of log p(output token) to each source token (" << title << ", " << model
             << ")\n";
@@ -155,6 +166,7 @@ int run(const ExplainOptions& o) {
     ATTNSCOPE_THROW_INVALID_ARGUMENT("--force gives the target of one sentence, but there are ",
                                      sentences.size(), " sentences");
   const Translator translator(o.model.path());
+  if (o.force) check_forced_target(translator, *o.force);
   const std::string& name = translator.info().name;
   const std::string why_not = attribution_support(translator, options.method);
   if (!why_not.empty())  // naming the model once
@@ -162,8 +174,25 @@ int run(const ExplainOptions& o) {
         "--method ", o.method, ": ",
         why_not.find("'" + name + "'") != std::string::npos ? "" : "model '" + name + "': ",
         why_not);
+  // Integrated gradients refine for minutes on a long sentence: on a terminal, say where they
+  // are (stderr stays clean in scripts). Ctrl+C ends the command as usual.
+  size_t sentence = 0;
+  int steps = 0;
+  if (isatty(STDERR_FILENO) && options.ig_tolerance > 0)
+    options.stop_refining = [&sentence, &steps] {
+      steps *= 2;
+      std::fprintf(stderr, "\rsentence %zu: integrated gradients, %d steps…", sentence + 1, steps);
+      return false;
+    };
   for (size_t i = 0; i < sentences.size(); ++i) {
+    sentence = i;
+    steps = options.ig_steps;
     const Attribution a = attribute(translator, sentences[i], options, o.force);
+    if (steps != options.ig_steps) std::fprintf(stderr, "\r%60s\r", "");  // the line cleared
+    if (a.translation.source.truncated)                                   // as translate says it
+      std::cerr << "attnscope-cli: note: sentence " << i + 1 << " has "
+                << a.translation.source.original_length << " tokens; explained its first "
+                << a.translation.source.kept_length << '\n';
     if (o.json) {
       std::cout << to_json_line(sentences[i], a, name, o.force.has_value()) << '\n';
     } else {
@@ -199,6 +228,8 @@ Action add_explain_command(CLI::App& app) {
                "null where undefined), logp, and for ig baseline_logp");
   add_threads_option(app, o->threads);
   app.add_option("sentence", o->sentences, "sentences to explain (default: lines of stdin)");
+  app.parse_complete_callback(
+      [o, &app] { refuse_unless(app, "--ig-steps", o->method == "ig", "--method ig"); });
   return [o] { return run(*o); };
 }
 

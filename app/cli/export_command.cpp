@@ -134,7 +134,7 @@ ModelList models_to_export(const ExportCommand& c) {
                         c.model);
   else if (c.score == "all")
     for (const auto& name : score_function_names()) {
-      if (const std::string path = find_shipped_model(name, c.pair); !path.empty())
+      if (const std::string path = find_usable_model(name, c.pair); !path.empty())
         models.emplace_back(shipped_model_name(name, c.pair), path);
     }
   else
@@ -189,7 +189,10 @@ int export_beam_tree(const ExportCommand& c) {
   options.coverage_penalty = c.coverage_penalty;
   options.unknown_words = c.unknown_words;
   BeamTree tree;
-  Translator(models.front().second).translate_with_tree(sentence, options, tree);
+  // Decoded as the app and translate --beam-tree decode one sentence (int8 output weights), so
+  // the three give the same tree.
+  Translator(models.front().second, OutputWeights::kInt8)
+      .translate_with_tree(sentence, options, tree);
   if (tree.nodes.empty())
     throw std::invalid_argument("export --beam-tree: the sentence '" + sentence +
                                 "' has no token to search from");
@@ -235,7 +238,8 @@ int run(const ExportCommand& c) {
   std::string sentence;
   for (const auto& word : c.sentence) sentence += (sentence.empty() ? "" : " ") + word;
   for (const auto& [title, path] : models) {
-    const Translator translator(path);
+    const Translator translator(path, OutputWeights::kInt8);  // as the app decodes it
+    if (!c.reference.empty()) check_forced_target(translator, c.reference, "--reference");
     TranslationOptions decoding;
     decoding.unknown_words = c.unknown_words;
     const Translation t = c.reference.empty()

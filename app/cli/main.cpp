@@ -8,16 +8,29 @@
 #include <new>
 
 #include "attnscope/cpu_dispatch.h"
+#include "attnscope/model_folders.h"
+#include "attnscope/text.h"
 #include "attnscope/thread_settings.h"
 #include "cli/command.h"
 
 namespace {
 
-// One line, whatever the exception carries: Torch's errors append a C++ backtrace.
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+// One line, whatever the exception carries: Torch's errors append a C++ backtrace. Printable
+// (a file name or a model's text may hold escape sequences) and of a length a person reads: a
+// message that quotes a huge input says what it needs in its first few hundred characters.
+std::string one_line(const std::string& text) {
+  constexpr size_t kMostBytes = 1000;
+  std::string line = text.substr(0, text.find('\n'));
+  if (line.size() > kMostBytes) {
+    size_t cut = kMostBytes;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+    line = line.substr(0, cut) + " …";
+  }
+  return attnscope::printable(line);
+}
 
 int fail(const std::string& message, int code = 1) {
-  std::cerr << "attnscope-cli: error: " << first_line(message) << '\n';
+  std::cerr << "attnscope-cli: error: " << one_line(message) << '\n';
   return code;
 }
 
@@ -27,6 +40,9 @@ int main(int argc, char** argv) {
   // A mistyped ATTNSCOPE_ISA would otherwise go unnoticed in a comparison of paths.
   if (const std::string problem = attnscope::kernel_isa_environment_problem(); !problem.empty())
     return fail(problem + " (unset it for the CPU's best)", 2);
+  // A mistyped model folder would otherwise be skipped without a word.
+  if (const std::string problem = attnscope::model_dir_environment_problem(); !problem.empty())
+    std::cerr << "attnscope-cli: note: " << attnscope::printable(problem) << '\n';
   attnscope::keep_large_blocks_for_reuse();
   CLI::App app{"attnscope-cli: attention in neural machine translation, from the command line"};
   app.require_subcommand(1);

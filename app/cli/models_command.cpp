@@ -1,4 +1,5 @@
 #include <attnscope/model_catalog.h>
+#include <attnscope/text.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -28,12 +29,12 @@ void print_table(const std::vector<ModelInfo>& models) {
   std::printf("%-12s %-11s %-6s %11s %9s %-18s %10s %s\n", "NAME", "SCORE", "LANGS", "PARAMETERS",
               "SIZE", "VOCABULARY", "TEST BLEU", "FILE");
   for (const auto& m : models) {
-    const std::string name = std::filesystem::path(m.path).stem().string();
+    const std::string name = printable(std::filesystem::path(m.path).stem().string());
     const std::string langs = language_pair_of(m);
     std::printf("%-12s %-11s %-6s %11lld %7.1fMB %-18s %10s %s\n", name.c_str(),
                 m.config.score.c_str(), langs.c_str(), static_cast<long long>(m.parameters),
                 m.file_bytes / 1e6, vocabulary_text(m).c_str(),
-                bleu_text(m.training.test_bleu).c_str(), m.path.c_str());
+                bleu_text(m.training.test_bleu).c_str(), printable(m.path).c_str());
   }
 }
 
@@ -61,7 +62,10 @@ Action add_models_command(CLI::App& app) {
   auto markdown = std::make_shared<bool>(false);
   app.add_flag("--markdown", *markdown, "print the README's model table");
   return [markdown] {
-    const std::vector<ModelInfo> models = installed_models();
+    std::vector<std::string> skipped;
+    const std::vector<ModelInfo> models = installed_models(&skipped);
+    for (const std::string& why : skipped)
+      std::fprintf(stderr, "attnscope-cli: note: skipped %s\n", printable(why).c_str());
     if (models.empty()) {
       std::fprintf(stderr, "attnscope-cli: no models found in %s\n",
                    model_directories().front().c_str());

@@ -292,7 +292,7 @@ Action add_train_command(CLI::App& app) {
                  "bf16 (float32 weights, loss and optimizer either way)")
       ->check(CLI::IsMember({"auto", "fp32", "bf16"}))
       ->capture_default_str();
-  add_threads_option(app, c->threads);
+  add_threads_option(app, c->threads, /*cap_at_cores=*/false);
   return [c, &app] {
     std::string command = "attnscope-cli train";
     for (const auto* option : app.get_options())

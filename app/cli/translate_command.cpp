@@ -28,11 +28,13 @@ struct TranslateOptions {
   std::optional<std::string> force;  // forced decoding of this target
   std::vector<std::string> edits;    // --edit-attention specs, in their order
   std::vector<std::string> sentences;
-  float length_penalty = -1.0f;   // GNMT alpha; unset (< 0): log P / length as always
-  float coverage_penalty = 0.0f;  // GNMT beta
-  bool any_ending = false;        // 0.9.0's beam ending rule
+  float length_penalty = -1.0f;          // GNMT alpha; unset (< 0): log P / length as always
+  float coverage_penalty = 0.0f;         // GNMT beta
+  bool any_ending = false;               // 0.9.0's beam ending rule
   std::optional<std::string> beam_tree;  // --beam-tree FILE: one JSON tree per sentence
-  OutputWeights output_weights = OutputWeights::kAsStored;
+  // Unset: int8 where each sentence is decoded alone (the one-sentence path, where it is
+  // fastest and keeps the translations), the stored weights for a pipe decoded in batches.
+  std::optional<OutputWeights> output_weights;
   size_t batch = 64;  // lines of a pipe decoded together
 };
 
@@ -173,6 +175,7 @@ int run_what_if(const TranslateOptions& o) {
     ATTNSCOPE_THROW_INVALID_ARGUMENT("--force gives the target of one sentence, but there are ",
                                      sentences.size(), " sentences");
   const Translator translator(o.model.path());
+  if (o.force) check_forced_target(translator, *o.force);
   if (!what_if.edits.empty()) {
     const std::string why_not = edit_support(translator);
     const std::string& name = translator.info().name;
@@ -229,6 +232,13 @@ int run_beam_tree(const TranslateOptions& o, const Translator& translator,
   return 0;
 }
 
+OutputWeights output_weights(const TranslateOptions& o) {
+  if (o.output_weights) return *o.output_weights;
+  const bool batched = o.sentences.empty() && o.beam == 1 && o.beam_tree == std::nullopt &&
+                       o.batch > 1 && !isatty(STDIN_FILENO);
+  return batched ? OutputWeights::kAsStored : OutputWeights::kInt8;
+}
+
 int run(const TranslateOptions& o) {
   if (o.force || !o.edits.empty()) return run_what_if(o);
   if (o.beam_tree) {
@@ -236,7 +246,7 @@ int run(const TranslateOptions& o) {
     if (o.sentences.empty()) inputs.push_back("-");
     check_output_file("--beam-tree", *o.beam_tree, inputs);
   }
-  const Translator translator(o.model.path(), o.output_weights);
+  const Translator translator(o.model.path(), output_weights(o));
   const TranslationOptions options = translation_options(o);
   if (o.beam_tree) return run_beam_tree(o, translator, options);
   if (!o.sentences.empty()) {
@@ -310,13 +320,18 @@ Action add_translate_command(CLI::App& app) {
   app.add_option_function<std::string>(
          "--output-weights",
          [o](const std::string& value) { o->output_weights = parse_output_weights(value); },
-         "stored: the output layer as the model file stores it (default; where the CPU "
-         "multiplies bfloat16 natively, batched greedy search makes its logits in bfloat16 first, "
-         "then each step's 8 largest again in float32); int8: rounded to 8-bit integers, half "
-         "the bytes a greedy step reads (each sentence decoded alone; beam search uses them on "
-         "its first step only); fp32: every logit in float32")
+         "int8: the output layer rounded to 8-bit integers, half the bytes a step reads, each "
+         "step's 8 largest logits again from the stored weights (default where sentences are "
+         "decoded one at a time: arguments, a terminal, --batch 1, beam search); stored: as the "
+         "model file stores it (default for a pipe decoded in batches; where the CPU multiplies "
+         "bfloat16 natively, batched greedy search makes its logits in bfloat16 first, then each "
+         "step's 8 largest again in float32); fp32: every logit in float32")
       ->check(CLI::IsMember({"stored", "int8", "fp32"}));
   app.add_option("sentence", o->sentences, "sentences to translate (default: lines of stdin)");
+  app.parse_complete_callback([o, &app] {
+    for (const char* flag : {"--length-penalty", "--coverage-penalty", "--any-ending"})
+      refuse_unless(app, flag, o->beam > 1, "--beam 2 or more (greedy search ranks no hypotheses)");
+  });
   return [o] { return run(*o); };
 }
 

@@ -245,6 +245,38 @@ TEST_F(Cli, BadModelFilesGiveOneLineNamingTheFile) {
   }
 }
 
+// A broken file in ATTNSCOPE_MODEL_DIR gives way to the shipped model it would shadow (and
+// `models` says it skipped it); a folder that does not exist is said; a model's texts reach the
+// terminal without escape sequences.
+TEST_F(Cli, TheModelFolderOfTheEnvironmentIsCheckedAndItsTextsArePrintable) {
+  const std::string folder = testing::temporary_folder();
+  write_bytes(folder, "additive.attnmodel", "broken");
+  write_bytes(folder, "dot.attnmodel",
+              testing::with_header(testing::random_model_file("dot"), [](auto& h) {
+                h["config"]["source_language"] = "e\x1b]0;owned\x07n\n";
+              }));
+  RunOptions in_folder;
+  in_folder.environment = {{"ATTNSCOPE_MODEL_DIR", folder}};
+  const Outcome translated = run_cli({"translate", "--threads", "1", "a dog"}, in_folder);
+  expect_success(translated);  // the shipped additive model
+  const Outcome listed = run_cli({"models"}, in_folder);
+  expect_success(listed);
+  EXPECT_NE(listed.err.find("note: skipped model file '" + folder + "/additive.attnmodel'"),
+            std::string::npos)
+      << listed;
+  EXPECT_NE(listed.out.find(folder + "/dot.attnmodel"), std::string::npos) << listed;
+  EXPECT_EQ(listed.out.find('\x1b'), std::string::npos) << "an escape sequence reached stdout";
+  EXPECT_EQ(listed.out.find('\x07'), std::string::npos);
+
+  RunOptions missing;
+  missing.environment = {{"ATTNSCOPE_MODEL_DIR", folder + "/no-such-folder"}};
+  const Outcome noted = run_cli({"models"}, missing);
+  expect_success(noted);
+  EXPECT_NE(noted.err.find("ATTNSCOPE_MODEL_DIR '" + folder + "/no-such-folder' does not exist"),
+            std::string::npos)
+      << noted;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Training corpora
 

@@ -60,7 +60,8 @@ TEST(CliKernelPaths, Int8OutputWeightsTranslateAlike) {
       "People are sitting at tables outside a restaurant at night."};
   RunOptions piped;
   for (const auto& sentence : sentences) piped.input += sentence + "\n";
-  const Outcome stored = run_cli({"translate", "--threads", "1", "--batch", "1"}, piped);
+  const Outcome stored =
+      run_cli({"translate", "--threads", "1", "--batch", "1", "--output-weights", "stored"}, piped);
   expect_success(stored);
   ASSERT_EQ(stored.out_lines().size(), sentences.size()) << stored;
   for (const char* isa : {"avx512", "avx2", "portable"}) {
@@ -75,6 +76,28 @@ TEST(CliKernelPaths, Int8OutputWeightsTranslateAlike) {
                      {"--output-weights", "int4"});
   expect_clean_error(run_cli({"translate", "--batch", "0"}), {"--batch"});
   expect_clean_error(run_cli({"bench", "--output-weights", "fp8"}), {"--output-weights", "fp8"});
+}
+
+// One sentence at a time (arguments, --batch 1, beam search) decodes with int8 output weights
+// by default, its fastest path; a pipe decoded in batches keeps the stored weights' batched path.
+// The probabilities tell the two apart: int8 moves the logits outside each step's 8 largest.
+TEST(CliKernelPaths, OneSentenceAtATimeDefaultsToInt8OutputWeights) {
+  const std::string sentence = "Two men in orange vests are working on the street.";
+  const auto json = [&](std::vector<std::string> args, const RunOptions& options = {}) {
+    args.insert(args.begin(), {"translate", "--threads", "1", "--json"});
+    const Outcome r = run_cli(args, options);
+    expect_success(r);
+    return r.out;
+  };
+  const std::string int8 = json({"--output-weights", "int8", sentence});
+  const std::string stored = json({"--output-weights", "stored", sentence});
+  ASSERT_NE(int8, stored) << "the test cannot tell the two apart";
+  EXPECT_EQ(json({sentence}), int8);
+  RunOptions piped;
+  piped.input = sentence + "\n";
+  EXPECT_EQ(json({"--batch", "1"}, piped),
+            json({"--batch", "1", "--output-weights", "int8"}, piped));
+  EXPECT_EQ(json({}, piped), json({"--output-weights", "stored"}, piped));
 }
 
 TEST(CliKernelPaths, AnUnknownPrecisionIsNamed) {

@@ -129,11 +129,27 @@ TEST_F(CliOutputs, AveragingNeverWritesOverAnInputAndRefusesTheSameModelTwice) {
 TEST_F(CliOutputs, TrainingNeverWritesOverItsCorpusAndRefusesAFifoForSnapshots) {
   const std::string corpus = testing::write_task_corpus(folder_, "c", testing::Task::kCopy, 40, 1);
   const auto train = [&](const std::string& out, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args = {
-        "train",          "--src",      corpus + ".src", "--tgt", corpus + ".tgt", "--val-src",
-        corpus + ".src",  "--val-tgt",  corpus + ".tgt", "--emb", "8",             "--hidden",
-        "8",              "--epochs",   "1",             "--min-freq", "1",        "--threads",
-        "1",              "--out",      out};
+    std::vector<std::string> args = {"train",
+                                     "--src",
+                                     corpus + ".src",
+                                     "--tgt",
+                                     corpus + ".tgt",
+                                     "--val-src",
+                                     corpus + ".src",
+                                     "--val-tgt",
+                                     corpus + ".tgt",
+                                     "--emb",
+                                     "8",
+                                     "--hidden",
+                                     "8",
+                                     "--epochs",
+                                     "1",
+                                     "--min-freq",
+                                     "1",
+                                     "--threads",
+                                     "1",
+                                     "--out",
+                                     out};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_cli(args);
   };

@@ -117,13 +117,13 @@ TEST(CliScriptedModel, UnknownWordsAreCopiedOrKept) {
       run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--metrics"});
   expect_success(unmeasured);
   EXPECT_NE(unmeasured.out.find("give --train-tgt FILE"), std::string::npos) << unmeasured;
-  expect_clean_error(run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--train-tgt",
-                              folder + "/missing.de"}),
+  expect_clean_error(run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--metrics",
+                              "--train-tgt", folder + "/missing.de"}),
                      {folder + "/missing.de"});
   const std::string blank = cli_test::write_bytes(folder, "blank.tgt", "\n\n");
-  expect_clean_error(
-      run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--train-tgt", blank}),
-      {"--train-tgt", "holds no words"});
+  expect_clean_error(run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--metrics",
+                              "--train-tgt", blank}),
+                     {"--train-tgt", "holds no words"});
   expect_clean_error(
       run_cli({"eval", "--model", toy, "--src", src, "--ref", ref, "--copy-threshold", "1.5"}),
       {"--copy-threshold"});
@@ -243,7 +243,7 @@ TEST(CliScriptedModel, BrokenModulesGiveOneLine) {
   const std::string junk = testing::temporary_folder() + "/junk.pt";
   std::ofstream(junk, std::ios::binary) << "PK\x03\x04 and then nothing";
   expect_clean_error(run_cli({"translate", "--model", junk, "a b"}),
-                     {"model '" + junk + "': is not a TorchScript module"});
+                     {"model '" + junk + "': is not a TorchScript file"});
 }
 
 }  // namespace

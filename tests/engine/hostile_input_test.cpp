@@ -296,12 +296,22 @@ TEST(HostileModelFile, CraftedHeadersWithValidChecksumsAreRejected) {
       {"dropout 7.5", [](auto& h) { h["config"]["dropout"] = 7.5; }, "dropout = 7.5"},
       {"unknown decoder", [](auto& h) { h["config"]["decoder"] = "lstm"; },
        "invalid config: decoder 'lstm' (gru or cgru)"},
-      {"decoder not a name", [](auto& h) { h["config"]["decoder"] = 3; }, "invalid header"},
+      // Each field named, in words: not the JSON library's "[json.exception.type_error.302]".
+      {"decoder not a name", [](auto& h) { h["config"]["decoder"] = 3; },
+       "invalid header: 'decoder' is a number, not a string"},
       // A plain GRU's weights under the conditional GRU's name: the shapes do not fit.
       {"decoder that is not the weights'", [](auto& h) { h["config"]["decoder"] = "cgru"; },
        "lacks tensor 'decoder.query_cell"},
-      {"missing field", [](auto& h) { h["config"].erase("hidden"); }, "invalid header"},
-      {"wrong type", [](auto& h) { h["training"]["epochs"] = "many"; }, "invalid header"},
+      {"missing field", [](auto& h) { h["config"].erase("hidden"); }, "'hidden' is missing"},
+      {"wrong type", [](auto& h) { h["training"]["seconds"] = "many"; },
+       "'seconds' is a string, not a number"},
+      {"list for a name",
+       [](auto& h) {
+         h["training"]["corpus"] = {1, 2};
+       },
+       "'corpus' is a list, not a string"},
+      {"vocabulary of numbers", [](auto& h) { h["source_vocabulary"] = 7; },
+       "'source_vocabulary' is a number, not a list"},
       // Floats where integers belong: a cast of these would be undefined behaviour (the
       // checkpoint fuzzer found the checksum case).
       {"float checksum", [](auto& h) { h["tensors"][0]["crc32"] = 1.02689e11; },
@@ -342,6 +352,31 @@ TEST(HostileModelFile, CraftedHeadersWithValidChecksumsAreRejected) {
   bytes.replace(32, header_bytes, junk);
   std::memcpy(bytes.data() + 28, &crc, 4);
   EXPECT_CONTAINS(one_line_load_error(write_bytes(bytes, "junk.attnmodel")), "not valid JSON");
+}
+
+// A model's texts reach terminals (models, Model info) and pictures: an escape sequence there
+// could retitle or clear a terminal, a line break tear a table apart.
+TEST(HostileModelFile, ItsTextsArriveWithoutControlCharacters) {
+  const std::string model = testing::random_model_file("dot");
+  const std::string hostile =
+      "e\x1b]0;owned\x07n\nde\u202Eevil\r\xC2\x9B"
+      "2J";
+  const std::string path = write_bytes(with_header(model,
+                                                   [&](auto& h) {
+                                                     h["config"]["source_language"] = hostile;
+                                                     h["training"]["corpus"] = hostile;
+                                                     h["training"]["command"] = hostile;
+                                                     h["training"]["examples"] = {hostile};
+                                                   }),
+                                       "hostile.attnmodel");
+  const ModelInfo info = Translator(path).info();
+  for (const std::string& text : {info.config.source_language, info.training.corpus,
+                                  info.training.command, info.examples.at(0)}) {
+    for (unsigned char c : text) EXPECT_TRUE(c >= 0x20 && c != 0x7F) << text;
+    EXPECT_EQ(text.find("\u202E"), std::string::npos) << text;
+    EXPECT_EQ(text.find("\u009B"), std::string::npos) << text;
+    EXPECT_NE(text.find("owned"), std::string::npos) << "the readable part is kept: " << text;
+  }
 }
 
 TEST(HostileModelFile, EveryTruncationAndBitFlipGivesOneLine) {

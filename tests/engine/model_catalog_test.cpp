@@ -1,10 +1,12 @@
 // The shipped models' catalogue: the default pair's models at the top of a model folder, each
 // other language pair's in a subfolder named for it.
 #include <attnscope/model_catalog.h>
+#include <attnscope/model_folders.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "engine/test_models.h"
 
@@ -70,6 +72,49 @@ TEST_F(ModelCatalogFolder, AMissingModelOrABadPairIsNamed) {
     EXPECT_NE(std::string(e.what()).find("'../etc' is not two language codes"), std::string::npos)
         << e.what();
   }
+}
+
+// A broken file in ATTNSCOPE_MODEL_DIR gives way to a usable model of the same name further down
+// the folders, and says why; when none is usable, the error is the broken file's.
+TEST_F(ModelCatalogFolder, ABrokenModelDoesNotHideAUsableOneAndIsNamed) {
+  // Broken, and the only one of its pair: its own problem is the error.
+  fs::create_directories(folder_ + "/zz-ww");
+  std::ofstream(folder_ + "/zz-ww/dot.attnmodel") << "not a model";
+  ASSERT_EQ(shipped_model_candidates("dot", "zz-ww").size(), 1u);
+  std::vector<std::string> skipped;
+  EXPECT_EQ(find_usable_model("dot", "zz-ww", &skipped), "");
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].find(folder_ + "/zz-ww/dot.attnmodel"), std::string::npos) << skipped[0];
+  try {
+    resolve_model("dot", "zz-ww");
+    FAIL() << "resolved";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/zz-ww/dot.attnmodel"), std::string::npos) << e.what();
+  }
+  skipped.clear();
+  installed_models(&skipped);
+  EXPECT_EQ(skipped.size(), 1u);
+
+  // The shipped additive model of the default pair, shadowed by a broken one: still found.
+  if (find_shipped_model("additive").empty()) GTEST_SKIP() << "no shipped additive model";
+  std::ofstream(folder_ + "/additive.attnmodel") << "broken";
+  skipped.clear();
+  const std::string found = find_usable_model("additive", kDefaultLanguagePair, &skipped);
+  EXPECT_NE(found, "");
+  EXPECT_NE(found, folder_ + "/additive.attnmodel");
+  EXPECT_EQ(resolve_model("additive"), found);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].find(folder_ + "/additive.attnmodel"), std::string::npos) << skipped[0];
+}
+
+TEST(ModelCatalog, AModelFolderThatDoesNotExistIsSaid) {
+  ::setenv("ATTNSCOPE_MODEL_DIR", "/no/such/folder", 1);
+  EXPECT_NE(model_dir_environment_problem().find("'/no/such/folder' does not exist"),
+            std::string::npos);
+  ::setenv("ATTNSCOPE_MODEL_DIR", testing::temporary_folder().c_str(), 1);
+  EXPECT_EQ(model_dir_environment_problem(), "");
+  ::unsetenv("ATTNSCOPE_MODEL_DIR");
+  EXPECT_EQ(model_dir_environment_problem(), "");
 }
 
 }  // namespace

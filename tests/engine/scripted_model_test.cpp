@@ -249,11 +249,15 @@ TEST(ScriptedModel, BrokenModulesGiveOneLineNamingTheFileAndTheProblem) {
   const std::string folder = testing::temporary_folder();
   const std::string junk = folder + "/junk.pt";
   std::ofstream(junk, std::ios::binary) << "PK\x03\x04 not really a zip archive";
-  expect_load_error(junk, "is not a TorchScript module torch can load");
+  expect_load_error(junk, "is a damaged or cut-off ZIP archive");
   const std::string whole = testing::read_bytes(write_scripted_module({}, "whole"));
   const std::string truncated = folder + "/truncated.pt";
   std::ofstream(truncated, std::ios::binary) << whole.substr(0, whole.size() / 2);
-  expect_load_error(truncated, "is not a TorchScript module torch can load");
+  expect_load_error(truncated, "ZIP archive");
+  // In the user's words, not the names of PyTorch's classes.
+  for (const std::string& file : {junk, truncated})
+    EXPECT_EQ(testing::model_load_error(file).find("PytorchStreamReader"), std::string::npos)
+        << testing::model_load_error(file);
 }
 
 // PyTorch's own checks end their messages with a plea to its developers; the user is spared it.

@@ -64,6 +64,19 @@ TEST(Text, BleuWordsCompareCasedOutputWithTokenizedReferences) {
   EXPECT_EQ(bleu_words({"Ein", "Hund."}, /*keep_case=*/true), (Tokens{"Ein", "Hund", "."}));
 }
 
+TEST(Text, PrintableKeepsLettersAndDefusesControls) {
+  EXPECT_EQ(printable("Grüße, 東京 😀"), "Grüße, 東京 😀");
+  EXPECT_EQ(printable("a\tb\nc\r\nd"), "a b c  d");
+  EXPECT_EQ(printable("\x1b[2J"), "\uFFFD[2J");
+  EXPECT_EQ(printable("x\u202Ey\u2066z"), "xyz");
+  EXPECT_EQ(printable("\xC2\x9B"
+                      "1m"),
+            "\uFFFD"
+            "1m");  // C1's escape
+  EXPECT_EQ(printable("\xFF"), "\uFFFD");
+  EXPECT_EQ(printable(""), "");
+}
+
 TEST(Text, JoinTokens) {
   EXPECT_EQ(join_tokens({"a", "b", "."}), "a b .");
   EXPECT_EQ(join_tokens({}), "");

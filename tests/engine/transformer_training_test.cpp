@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "attnscope/cpu_dispatch.h"
+#include "engine/gradient_checks.h"
 #include "engine/test_models.h"
 #include "engine/translation_checks.h"
 #include "io/checkpoint.h"
@@ -143,25 +144,7 @@ TEST(TransformerTraining, Bfloat16ProductsGiveNearlyTheSameGradient) {
   torch::manual_seed(2);
   Transformer model(testing::tiny_transformer_config(vocabulary.size(), vocabulary.size()));
   model->train();
-  auto gradients = [&] {
-    std::vector<torch::Tensor> g;
-    for (const auto& p : model->parameters()) g.push_back(p.grad().clone());
-    return g;
-  };
-  const double exact = compute_gradients(*model, batch, 0.1, 2, 0, {}, Precision::kFloat32);
-  const auto reference = gradients();
-  const double mixed = compute_gradients(*model, batch, 0.1, 2, 0, {}, Precision::kBFloat16);
-  const auto rounded = gradients();
-  EXPECT_NEAR(mixed, exact, 0.01 * exact);
-  const auto names = model->named_parameters().keys();
-  bool any_differs = false;
-  for (size_t p = 0; p < reference.size(); ++p) {
-    const double error = (rounded[p] - reference[p]).norm().item<double>() /
-                         std::max(1e-12, reference[p].norm().item<double>());
-    EXPECT_LT(error, 0.05) << names[p];
-    any_differs = any_differs || !torch::equal(rounded[p], reference[p]);
-  }
-  EXPECT_TRUE(any_differs);
+  testing::expect_bfloat16_gradients_near_float32(*model, batch);
 }
 
 }  // namespace

@@ -71,6 +71,7 @@ class BeamViewTest : public test::WindowTest {
   void newPenaltiesSearchAgainAndAreRemembered();
   void exportWritesTheTreeWhileItHasTheFocus();
   void theTreeLeavesTheHeatmapHalfTheRoomInASmallWindow();
+  void aCutSentenceIsSaidInBeamModeAsInGreedy();
 
  private:
   BeamView* beam() const { return window_->translationView()->beamView(); }
@@ -470,6 +471,27 @@ void BeamViewTest::theTreeLeavesTheHeatmapHalfTheRoomInASmallWindow() {
   QVERIFY2(heatmap >= beam()->height() * 0.9,
            qPrintable(QString("heatmap %1 px, tree %2 px").arg(heatmap).arg(beam()->height())));
   QVERIFY2(beam()->height() >= 150, qPrintable(QString::number(beam()->height())));
+}
+
+// The note greedy decoding shows under a sentence longer than the model reads: the beam's
+// hypothesis says it too, and so does a node of the tree.
+void BeamViewTest::aCutSentenceIsSaidInBeamModeAsInGreedy() {
+  QStringList words;
+  for (int i = 0; i < 120; ++i) words << QStringLiteral("dog");
+  QVERIFY(search(words.join(' ')));
+  const QString note = QStringLiteral("The sentence has 120 words; the model reads the first");
+  QVERIFY2(window_->outputLabel()->text().contains(note),
+           qPrintable(window_->outputLabel()->text()));
+  const int node = offBestNode(BeamNode::State::kPruned, 1);
+  QVERIFY2(node > 0, "no pruned node off the best path is drawn");
+  QTest::mouseClick(plot(), Qt::LeftButton, {}, plot()->nodeRect(node).center().toPoint());
+  QVERIFY(QTest::qWaitFor([&] { return plot()->selectedNode() == node; }, 20000));
+  QVERIFY(QTest::qWaitFor(
+      [&] {
+        const QString text = window_->outputLabel()->text();
+        return text.contains(QStringLiteral("beam node")) && text.contains(note);
+      },
+      20000));
 }
 
 QTEST_MAIN(BeamViewTest)

@@ -360,6 +360,19 @@ void CorpusViewTest::aReferenceChecksTheModelsOfItsLanguage() {
   QCOMPARE(checked(), QStringList({french, "mine"}));
   view.setFiles(source_, dir_.filePath("test_2016_flickr.de.gz"));
   QCOMPARE(checked(), QStringList({"additive", "none", "mine"}));
+  // A name ending in two letters no model writes ("refs.md") says no language: nothing is
+  // unticked, Run stays enabled.
+  const QString markdown = dir_.filePath("refs.md");
+  QVERIFY(QFile::copy(reference_, markdown));
+  view.setFiles(source_, markdown);
+  QCOMPARE(checked(), QStringList({"additive", "none", "mine"}));
+  QVERIFY(view.runButton()->isEnabled());
+  // Unticked by the user: Run says why it is greyed.
+  for (int i = 0; i < view.modelList()->count(); ++i)
+    view.modelList()->item(i)->setCheckState(Qt::Unchecked);
+  QVERIFY(!view.runButton()->isEnabled());
+  QVERIFY2(view.runButton()->toolTip().contains(QStringLiteral("Tick at least one model")),
+           qPrintable(view.runButton()->toolTip()));
   view.setFiles(source_, before);  // the files are remembered: as they were, for other tests
 }
 

@@ -7,6 +7,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
@@ -62,6 +63,7 @@ class DecodingKeysTest : public test::WindowTest {
   void tabReachesTheStepButtons();
   void spaceOnAFocusedStepButtonPressesThatButton();
   void labelsHaveMnemonics();
+  void homeAndEndChooseInAFocusedComboBox();
   void helpListsTheDecodingKeys();
   // Finding 11.
   void theStepPanelShowsNoRawSubwordMark();
@@ -341,6 +343,21 @@ void DecodingKeysTest::labelsHaveMnemonics() {
     QVERIFY2(label->text().contains('&') && label->buddy() != nullptr, qPrintable(label->text()));
   QTest::keyClick(window_->sourceEdit(), Qt::Key_M, Qt::AltModifier);
   QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(window_->modelBox()));
+}
+
+// Home and End in the Model box chose nothing: the window's Reset and End took them.
+void DecodingKeysTest::homeAndEndChooseInAFocusedComboBox() {
+  QVERIFY(activate());
+  QComboBox* box = window_->modelBox();
+  QVERIFY2(box->count() >= 2, "needs two models to choose between");
+  QTest::keyClick(window_->sourceEdit(), Qt::Key_M, Qt::AltModifier);
+  QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(box));
+  QTest::keyClick(box, Qt::Key_End);
+  QTRY_COMPARE(box->currentIndex(), box->count() - 1);
+  QTest::keyClick(box, Qt::Key_Home);
+  QTRY_COMPARE(box->currentIndex(), 0);
+  QTest::keyClick(box, Qt::Key_Down);
+  QTRY_COMPARE(box->currentIndex(), 1);
 }
 
 // Finding 6: Help did not list the decoding keys.

@@ -328,7 +328,11 @@ constexpr int kPairRole = Qt::UserRole + 1;
 void CorpusView::setModels(const QList<QPair<QString, QString>>& models,
                            const QHash<QString, QString>& pairs) {
   modelList_->clear();
-  const QString language = referenceLanguage();
+  // The reference's language, when its name ends in one that a listed model writes.
+  QString language = QString::fromStdString(language_of_corpus_file(reference_.toStdString()));
+  bool written = false;
+  for (const QString& pair : pairs) written = written || pair.endsWith(QLatin1Char('-') + language);
+  if (!written) language.clear();
   for (const auto& [key, path] : models) {
     const QString pair = pairs.value(key);
     const bool checked =
@@ -339,7 +343,13 @@ void CorpusView::setModels(const QList<QPair<QString, QString>>& models,
 }
 
 QString CorpusView::referenceLanguage() const {
-  return QString::fromStdString(language_of_corpus_file(reference_.toStdString()));
+  // A file's name is no proof of its language ("notes.md" is not Moldavian): a code counts only
+  // when a listed model writes that language, so a name never unticks every model.
+  const QString code = QString::fromStdString(language_of_corpus_file(reference_.toStdString()));
+  for (int i = 0; i < modelList_->count(); ++i)
+    if (modelList_->item(i)->data(kPairRole).toString().endsWith(QLatin1Char('-') + code))
+      return code;
+  return {};
 }
 
 void CorpusView::checkModelsInto(const QString& language) {
@@ -414,6 +424,11 @@ void CorpusView::updateButtons() {
   for (int i = 0; i < modelList_->count(); ++i)
     anyModel = anyModel || modelList_->item(i)->checkState() == Qt::Checked;
   run_->setEnabled(!isRunning() && anyModel && !source_.isEmpty());
+  // A greyed button says why.
+  run_->setToolTip(isRunning()         ? tr("A run is in progress: Cancel it first")
+                   : source_.isEmpty() ? tr("Open source sentences first")
+                   : !anyModel         ? tr("Tick at least one model")
+                                       : tr("Translate the source with each ticked model"));
   cancel_->setEnabled(isRunning());
   clearReference_->setEnabled(!reference_.isEmpty());
   clearTrainingTarget_->setEnabled(!trainingTarget_.isEmpty());

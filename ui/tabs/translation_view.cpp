@@ -258,6 +258,14 @@ void TranslationView::setShowValues(bool show) {
   attributionPlot_->setShowValues(show);
 }
 
+QString TranslationView::truncationNote(const SourceText& source) {
+  // Every way a translation is shown says so: greedy decoding, a beam hypothesis, a tree node.
+  if (!source.truncated) return {};
+  return tr("<br><i>The sentence has %1 words; the model reads the first %2.</i>")
+      .arg(source.original_length)
+      .arg(source.kept_length);
+}
+
 void TranslationView::showSnapshot() {
   const SessionSnapshot& snapshot = *controller_->snapshot();
   sessionShown_ = true;
@@ -289,10 +297,7 @@ void TranslationView::showSnapshot() {
                "were forced by you (marked \"forced\" in the heatmap); Reset (Home) returns to "
                "the model's own decoding</i>")
                 .arg(QLatin1String(kForcedColour));
-  if (snapshot.translation.source.truncated)
-    text += tr("<br><i>The sentence has %1 words; the model reads the first %2.</i>")
-                .arg(snapshot.translation.source.original_length)
-                .arg(snapshot.translation.source.tokens.size() - 1);
+  text += truncationNote(snapshot.translation.source);
   if (const SourceText& source = snapshot.translation.source; !source.unknown_words.empty()) {
     // As typed ("Zürich", as copying writes it), each once; the model's lowercase words when
     // the source has no typed tokens.
@@ -769,7 +774,8 @@ void TranslationView::showHypothesis(int index) {
   heatmap_->setCurrentRow(-1);
   output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
                        .arg(translationHtml(t), QString::number(beamHypotheses_.size()),
-                            QString::number(index + 1), beamScoreTexts_.value(index)));
+                            QString::number(index + 1), beamScoreTexts_.value(index)) +
+                   truncationNote(t.source));
   stepPanel_->showStep(nullptr, 0, {});
   stepPanel_->showAttribution({}, {}, {}, false, {});
   Q_EMIT updated();
@@ -787,7 +793,8 @@ void TranslationView::showBeamNode(const Translation& t, const Step* step, const
   attributionPlot_->setReservedRows(0);
   drawTranslation(t, beamView_->modelKey());
   output_->setText(tr("%1 <span style='color:gray'>(%2)</span>")
-                       .arg(translationHtml(t), caption.toHtmlEscaped()));
+                       .arg(translationHtml(t), caption.toHtmlEscaped()) +
+                   truncationNote(t.source));
   stepPanel_->bars()->setEditable(false, whyNotEditable());
   stepPanel_->bars()->setOriginalRow({});
   stepPanel_->setAttentionEdited(false);

@@ -118,6 +118,9 @@ class TranslationView : public QWidget, public ExportTarget, public GuideSection
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  // "The sentence has 120 words; the model reads the first 99." under any translation shown of
+  // a cut sentence; "" for a whole one.
+  static QString truncationNote(const SourceText& source);
   void drawTranslation(const Translation& t, const QString& modelKey);
   // The heatmaps of shown_ as Show asks: attention, attribution, or both.
   void drawPlots();

@@ -38,6 +38,7 @@
 #include "widgets/attention_file_dialog.h"
 #include "widgets/attention_view_controls.h"
 #include "widgets/beam_view.h"
+#include "widgets/combo_box_keys.h"
 #include "widgets/decoding_tool_bar.h"
 #include "widgets/discard_question.h"
 #include "widgets/examples_menu.h"
@@ -56,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("attnscope"));
   setWindowIcon(QIcon(QStringLiteral(":/attnscope.svg")));
   setAcceptDrops(true);
+  qApp->installEventFilter(new ComboBoxKeys(this));  // removed with the window
   worker_ = new EngineWorker;
   worker_->moveToThread(&workerThread_);
   connect(&workerThread_, &QThread::finished, worker_, &QObject::deleteLater);

@@ -1,5 +1,6 @@
 #include "workers/engine_worker.h"
 
+#include <attnscope/cpu_dispatch.h>
 #include <attnscope/model_catalog.h>
 #include <attnscope/thread_settings.h>
 
@@ -57,7 +58,10 @@ void EngineWorker::findModels() {
   QStringList keys, paths, pairs;
   for (const std::string& pair : shipped_language_pairs())
     for (const std::string& name : score_function_names()) {
-      const std::string path = find_shipped_model(name, pair);
+      // A broken file in ATTNSCOPE_MODEL_DIR gives way to the shipped model it would hide; a
+      // model broken everywhere is listed, and picking it names the problem.
+      std::string path = find_usable_model(name, pair);
+      if (path.empty()) path = find_shipped_model(name, pair);
       if (path.empty()) continue;  // not shipped with this build: not listed
       const QString key = QString::fromStdString(shipped_model_name(name, pair));
       registerModel(key, QString::fromStdString(path));
@@ -97,7 +101,10 @@ const Translator& EngineWorker::translator(const QString& key) {
   const auto path = paths_.find(key);
   if (path == paths_.end())
     throw std::runtime_error("no model '" + key.toStdString() + "' is installed");
-  auto loaded = std::make_shared<Translator>(path->toStdString());
+  // The one-sentence path at its fastest: int8 output weights keep the translations (the
+  // shipped models' test sets, docs/performance.md) and move a shown probability by under the
+  // bound docs/app.md gives.
+  auto loaded = std::make_shared<Translator>(path->toStdString(), OutputWeights::kInt8);
   translators_.insert(key, loaded);
   Q_EMIT modelLoaded(key, loaded->info());
   return *loaded;

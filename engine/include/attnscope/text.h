@@ -57,4 +57,9 @@ size_t first_invalid_utf8(std::string_view bytes);
 /// (not lowercased or normalised).
 std::string replace_invalid_utf8(std::string_view bytes);
 
+/// Text from a file made safe to print on a terminal or draw on one line: ill-formed UTF-8 and
+/// control characters (an escape sequence can retitle or clear a terminal) become U+FFFD, line
+/// breaks and tabs a space, and the direction overrides that reorder what follows are dropped.
+std::string printable(std::string_view text);
+
 }  // namespace attnscope

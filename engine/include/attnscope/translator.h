@@ -50,6 +50,9 @@ class Translator {
   /// (tokenised like any sentence; "</s>" is appended). Its unknown tokens are copied, or kept.
   Translation force_decode(const std::string& sentence, const std::string& target,
                            UnknownWords unknown_words = UnknownWords::kCopy) const;
+  /// The tokens of `target` this model cannot write (its vocabulary lacks them; each once):
+  /// force_decode() would force the unknown token in their place. None for subword models.
+  std::vector<std::string> unknown_target_tokens(const std::string& target) const;
 
   /// The self-attention of `translation`, made by this translator (translate(), force_decode(),
   /// a session's translation()), from one teacher-forced pass over its source and tokens; empty

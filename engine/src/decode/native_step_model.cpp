@@ -43,19 +43,8 @@ torch::Tensor gather(const torch::Tensor& t, const torch::Tensor& index) {
 
 std::shared_ptr<const DecoderRows> NativeStepModel::encode(
     const std::vector<std::vector<int64_t>>& sources) {
-  const auto batch = static_cast<int64_t>(sources.size());
-  int64_t longest = 0;
-  for (const auto& s : sources)
-    longest = std::max<int64_t>(longest, static_cast<int64_t>(s.size()));
-  torch::Tensor ids = torch::full({batch, longest}, Vocabulary::kPad, torch::kLong);
-  torch::Tensor lengths = torch::empty({batch}, torch::kLong);
-  auto id_access = ids.accessor<int64_t, 2>();
-  for (int64_t b = 0; b < batch; ++b) {
-    const auto& s = sources[static_cast<size_t>(b)];
-    for (size_t i = 0; i < s.size(); ++i) id_access[b][static_cast<int64_t>(i)] = s[i];
-    lengths[b] = static_cast<int64_t>(s.size());
-  }
-  EncodedBatch encoded = model_->encode(ids, lengths);
+  const PaddedSources padded = pad_sources(sources);
+  EncodedBatch encoded = model_->encode(padded.ids, padded.lengths);
   auto shared = std::make_shared<EncodedSources>();
   shared->context = encoded.context;
   auto rows = std::make_shared<NativeRows>();

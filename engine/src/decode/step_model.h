@@ -12,6 +12,14 @@
 
 namespace attnscope {
 
+/// Sources of token ids as a batch for an encoder: ids [B, longest] padded on the right with
+/// Vocabulary::kPad, and each source's length [B].
+struct PaddedSources {
+  torch::Tensor ids;
+  torch::Tensor lengths;
+};
+PaddedSources pad_sources(const std::vector<std::vector<int64_t>>& sources);
+
 /// The decoder state of every row of a batch; each backend keeps its own kind. Immutable: a
 /// step makes new rows, so a session can keep the rows before every step and go back to them.
 class DecoderRows {

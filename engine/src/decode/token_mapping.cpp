@@ -1,5 +1,7 @@
 #include "decode/token_mapping.h"
 
+#include <algorithm>
+
 #include "attnscope/text.h"
 
 namespace attnscope {
@@ -165,6 +167,15 @@ std::vector<int64_t> TokenMapping::target_ids(const std::string& sentence) const
   for (const auto& token : split(sentence, target_)) ids.push_back(id_in(target_, token));
   ids.push_back(eos_);
   return ids;
+}
+
+std::vector<std::string> TokenMapping::unknown_target_tokens(const std::string& sentence) const {
+  std::vector<std::string> unknown;
+  for (const auto& token : split(sentence, target_))
+    if (id_in(target_, token) == unk_ && token != unknown_token() &&
+        std::find(unknown.begin(), unknown.end(), token) == unknown.end())
+      unknown.push_back(token);
+  return unknown;
 }
 
 int64_t TokenMapping::target_id(const std::string& token) const {

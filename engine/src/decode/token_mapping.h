@@ -34,6 +34,9 @@ class TokenMapping {
   std::vector<int64_t> source_ids(const SourceText& source) const;
   /// A target sentence's ids, the end token appended (forced decoding).
   std::vector<int64_t> target_ids(const std::string& sentence) const;
+  /// The tokens of a target sentence that the target vocabulary lacks (each once, in order):
+  /// forced, they would be the unknown token. Always none for a model with byte fallback.
+  std::vector<std::string> unknown_target_tokens(const std::string& sentence) const;
   /// One target token as a user typed it (forcing a step); the unknown id when there is none.
   /// For a SentencePiece model a piece as the model emits it ("▁hund", "en"); a word typed
   /// without the marker that is no piece itself is the piece that starts that word.

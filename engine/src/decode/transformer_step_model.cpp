@@ -18,19 +18,9 @@ struct TransformerRows : DecoderRows {
 
 std::shared_ptr<const DecoderRows> TransformerStepModel::encode(
     const std::vector<std::vector<int64_t>>& sources) {
-  const auto batch = static_cast<int64_t>(sources.size());
-  int64_t longest = 0;
-  for (const auto& s : sources)
-    longest = std::max<int64_t>(longest, static_cast<int64_t>(s.size()));
-  torch::Tensor ids = torch::full({batch, longest}, Vocabulary::kPad, torch::kLong);
-  torch::Tensor lengths = torch::empty({batch}, torch::kLong);
-  for (int64_t b = 0; b < batch; ++b) {
-    const auto& s = sources[static_cast<size_t>(b)];
-    ids[b].narrow(0, 0, static_cast<int64_t>(s.size())).copy_(torch::tensor(s, torch::kLong));
-    lengths[b] = static_cast<int64_t>(s.size());
-  }
+  const PaddedSources padded = pad_sources(sources);
   auto rows = std::make_shared<TransformerRows>();
-  rows->memory = model_->decoder_memory(model_->encode(ids, lengths));
+  rows->memory = model_->decoder_memory(model_->encode(padded.ids, padded.lengths));
   return rows;
 }
 

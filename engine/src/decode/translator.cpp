@@ -210,6 +210,10 @@ Translation Translator::force_decode(const std::string& sentence, const std::str
                                unknown_words);
 }
 
+std::vector<std::string> Translator::unknown_target_tokens(const std::string& target) const {
+  return impl_->tokens.unknown_target_tokens(target);
+}
+
 namespace {
 
 std::vector<float> values_of(const torch::Tensor& tensor) {

@@ -69,21 +69,21 @@ nlohmann::json training_to_json(const TrainingRecord& t) {
 
 TrainingRecord training_from_json(const nlohmann::json& j) {
   TrainingRecord t;
-  t.corpus = j.at("corpus").get<std::string>();
+  t.corpus = field_at<std::string>(j, "corpus");
   t.epochs = integer_at<int>(j, "epochs");
   t.best_epoch = integer_at<int>(j, "best_epoch");
-  t.seconds = j.at("seconds").get<double>();
-  t.validation_loss = j.at("validation_loss").get<double>();
-  t.validation_bleu = j.at("validation_bleu").get<double>();
-  t.test_bleu = j.at("test_bleu").get<double>();
-  t.test_bleu_beam5 = j.at("test_bleu_beam5").get<double>();
-  t.test_corpus = j.at("test_corpus").get<std::string>();
-  t.command = j.at("command").get<std::string>();
+  t.seconds = field_at<double>(j, "seconds");
+  t.validation_loss = field_at<double>(j, "validation_loss");
+  t.validation_bleu = field_at<double>(j, "validation_bleu");
+  t.test_bleu = field_at<double>(j, "test_bleu");
+  t.test_bleu_beam5 = field_at<double>(j, "test_bleu_beam5");
+  t.test_corpus = field_at<std::string>(j, "test_corpus");
+  t.command = field_at<std::string>(j, "command");
   t.seed = integer_at<uint64_t>(j, "seed");
   if (j.contains("validation_accuracy"))  // written for models of built-in tasks only
-    t.validation_accuracy = j.at("validation_accuracy").get<double>();
+    t.validation_accuracy = field_at<double>(j, "validation_accuracy");
   if (j.contains("examples"))  // written since issue 35, for models of built-in tasks
-    t.examples = j.at("examples").get<std::vector<std::string>>();
+    t.examples = field_at<std::vector<std::string>>(j, "examples");
   return t;
 }
 
@@ -194,14 +194,14 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
       fail(path, error_message("has an invalid config: decoder '", c.decoder, "' (", kGruDecoder,
                                " or ", kConditionalGruDecoder, ")"));
     checkpoint.source_vocabulary =
-        Vocabulary::from_tokens(json.at("source_vocabulary").get<std::vector<std::string>>());
+        Vocabulary::from_tokens(field_at<std::vector<std::string>>(json, "source_vocabulary"));
     checkpoint.target_vocabulary =
-        Vocabulary::from_tokens(json.at("target_vocabulary").get<std::vector<std::string>>());
+        Vocabulary::from_tokens(field_at<std::vector<std::string>>(json, "target_vocabulary"));
     if (checkpoint.source_vocabulary.size() != c.source_vocab ||
         checkpoint.target_vocabulary.size() != c.target_vocab)
       fail(path, "is corrupted: vocabulary sizes differ from its config");
     if (json.contains("subwords")) {
-      checkpoint.subwords = json.at("subwords").get<std::string>();
+      checkpoint.subwords = field_at<std::string>(json, "subwords");
       if (checkpoint.subwords != kSentencePiece && checkpoint.subwords != kCharacters)
         fail(path, "has an invalid header: unknown kind of subwords '" + checkpoint.subwords + "'");
     }
@@ -212,10 +212,10 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
 
     uint64_t expected_data = 0;
     for (const auto& entry : json.at("tensors")) {
-      const auto name = entry.at("name").get<std::string>();
-      const auto type = dtype_from_name(path, entry.at("dtype").get<std::string>());
+      const auto name = field_at<std::string>(entry, "name");
+      const auto type = dtype_from_name(path, field_at<std::string>(entry, "dtype"));
       std::vector<int64_t> shape;
-      for (const auto& size : entry.at("shape").get<std::vector<nlohmann::json>>())
+      for (const auto& size : field_at<std::vector<nlohmann::json>>(entry, "shape"))
         shape.push_back(integer_value<int64_t>(size, "shape"));
       const auto offset = integer_at<uint64_t>(entry, "offset");
       const auto bytes = integer_at<uint64_t>(entry, "bytes");
@@ -287,6 +287,15 @@ Checkpoint parse(const std::string& path, const std::string& header, const char*
 
 }  // namespace
 
+std::string json_kind(const nlohmann::json& value) {
+  if (value.is_string()) return "a string";
+  if (value.is_number()) return "a number";
+  if (value.is_array()) return "a list";
+  if (value.is_boolean()) return "true or false";
+  if (value.is_object()) return "an object";
+  return "null";
+}
+
 nlohmann::json config_to_json(const ModelConfig& c) {
   nlohmann::json j = {{"score", c.score},
                       {"source_language", c.source_language},
@@ -313,25 +322,25 @@ nlohmann::json config_to_json(const ModelConfig& c) {
 
 ModelConfig config_from_json(const nlohmann::json& j) {
   ModelConfig c;
-  c.score = j.at("score").get<std::string>();
-  c.source_language = j.at("source_language").get<std::string>();
-  c.target_language = j.at("target_language").get<std::string>();
+  c.score = field_at<std::string>(j, "score");
+  c.source_language = field_at<std::string>(j, "source_language");
+  c.target_language = field_at<std::string>(j, "target_language");
   c.source_vocab = integer_at<int64_t>(j, "source_vocab");
   c.target_vocab = integer_at<int64_t>(j, "target_vocab");
   c.embedding = integer_at<int64_t>(j, "embedding");
   c.hidden = integer_at<int64_t>(j, "hidden");
   c.attention = integer_at<int64_t>(j, "attention");
-  c.tied_readout = j.at("tied_readout").get<bool>();
-  c.decoder = j.value("decoder", std::string(kGruDecoder));
-  c.dropout = j.at("dropout").get<double>();
-  c.cased = j.value("cased", false);
+  c.tied_readout = field_at<bool>(j, "tied_readout");
+  c.decoder = field_or(j, "decoder", std::string(kGruDecoder));
+  c.dropout = field_at<double>(j, "dropout");
+  c.cased = field_or(j, "cased", false);
   c.max_source_length = integer_at<int64_t>(j, "max_source_length");
-  c.arch = j.value("arch", std::string(kRnnArch));
+  c.arch = field_or(j, "arch", std::string(kRnnArch));
   if (c.transformer()) {
     c.layers = integer_at<int64_t>(j, "layers");
     c.heads = integer_at<int64_t>(j, "heads");
     c.feed_forward = integer_at<int64_t>(j, "feed_forward");
-    c.shared_embeddings = j.at("shared_embeddings").get<bool>();
+    c.shared_embeddings = field_at<bool>(j, "shared_embeddings");
   }
   return c;
 }

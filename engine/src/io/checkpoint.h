@@ -97,9 +97,34 @@ T integer_value(const nlohmann::json& value, const std::string& what) {
   throw std::invalid_argument("'" + what + "' is not an integer in range");
 }
 
+/// "a string", "a number", "a list", "true or false", "an object" or "null", for messages.
+std::string json_kind(const nlohmann::json& value);
+
+/// json[key] as a T, or std::invalid_argument naming the key: "'hidden' is missing",
+/// "'seconds' is a string, not a number" (not the JSON library's own words, which name no key).
+template <typename T>
+T field_at(const nlohmann::json& json, const char* key) {
+  if (!json.is_object() || !json.contains(key))
+    throw std::invalid_argument("'" + std::string(key) + "' is missing");
+  try {
+    return json.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw std::invalid_argument("'" + std::string(key) + "' is " + json_kind(json.at(key)) +
+                                ", not " + json_kind(nlohmann::json(T{})));
+  }
+}
+
+/// field_at(), or `fallback` when json has no `key` (a field later versions added).
+template <typename T>
+T field_or(const nlohmann::json& json, const char* key, T fallback) {
+  return json.is_object() && json.contains(key) ? field_at<T>(json, key) : fallback;
+}
+
 /// integer_value() of json[key].
 template <typename T>
 T integer_at(const nlohmann::json& json, const char* key) {
+  if (!json.is_object() || !json.contains(key))
+    throw std::invalid_argument("'" + std::string(key) + "' is missing");
   return integer_value<T>(json.at(key), key);
 }
 

@@ -50,12 +50,11 @@ void average_models(const std::vector<std::string>& inputs, const std::string& o
   // Before hundreds of megabytes are read: the output must be writable and none of the inputs.
   check_regular_output_file("output", output, inputs);
   // The same file twice would weigh one epoch double without a word.
-  for (size_t i = 1; i < inputs.size(); ++i)
-    try {
+  for (size_t i = 1; i < inputs.size(); ++i) try {
       check_not_an_input("model", inputs[i], {inputs.begin(), inputs.begin() + i});
     } catch (const std::invalid_argument&) {
-      ATTNSCOPE_THROW_INVALID_ARGUMENT("'", inputs[i], "' is a model file given before: ",
-                                       "average each model once");
+      ATTNSCOPE_THROW_INVALID_ARGUMENT(
+          "'", inputs[i], "' is a model file given before: ", "average each model once");
     }
   Checkpoint average = load_checkpoint(inputs.front());
   if (is_training_state(average))

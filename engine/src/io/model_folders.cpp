@@ -33,16 +33,34 @@ std::vector<std::string> model_directories() {
   return folders;
 }
 
-std::string find_shipped_model(const std::string& name, const std::string& pair) {
-  if (!is_language_pair(pair)) return "";  // never a path out of the model folders
+std::string model_dir_environment_problem() {
+  const char* env = std::getenv("ATTNSCOPE_MODEL_DIR");
+  if (env == nullptr || *env == '\0') return "";
+  std::error_code ec;
+  const auto status = fs::status(env, ec);
+  if (fs::is_directory(status)) return "";
+  return "ATTNSCOPE_MODEL_DIR '" + std::string(env) + "' " +
+         (fs::exists(status) ? "is not a folder" : "does not exist") +
+         ": models come from the other folders";
+}
+
+std::vector<std::string> shipped_model_candidates(const std::string& name,
+                                                  const std::string& pair) {
+  std::vector<std::string> candidates;
+  if (!is_language_pair(pair)) return candidates;  // never a path out of the model folders
   for (const auto& folder : model_directories()) {
     fs::path candidate = fs::path(folder);
     if (pair != kDefaultLanguagePair) candidate /= pair;
     candidate /= name + ".attnmodel";
     std::error_code ec;
-    if (fs::is_regular_file(candidate, ec)) return candidate.string();
+    if (fs::is_regular_file(candidate, ec)) candidates.push_back(candidate.string());
   }
-  return "";
+  return candidates;
+}
+
+std::string find_shipped_model(const std::string& name, const std::string& pair) {
+  const std::vector<std::string> candidates = shipped_model_candidates(name, pair);
+  return candidates.empty() ? "" : candidates.front();
 }
 
 std::vector<std::string> shipped_language_pairs() {

@@ -5,6 +5,8 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 
+#include <algorithm>
+
 #include "attnscope/errors.h"
 
 namespace attnscope {
@@ -123,6 +125,26 @@ std::string replace_invalid_utf8(std::string_view bytes) {
   // fromUTF8 replaces each ill-formed sequence with U+FFFD (see normalized()).
   return to_utf8(icu::UnicodeString::fromUTF8(
       icu::StringPiece(bytes.data(), static_cast<int32_t>(bytes.size()))));
+}
+
+std::string printable(std::string_view text) {
+  const std::string valid = replace_invalid_utf8(text);
+  const auto is_plain = [](unsigned char c) { return c >= 0x20 && c < 0x7F; };
+  if (std::all_of(valid.begin(), valid.end(), is_plain)) return valid;
+  const icu::UnicodeString unicode = icu::UnicodeString::fromUTF8(valid);
+  icu::UnicodeString safe;
+  for (int32_t i = 0; i < unicode.length(); i = unicode.moveIndex32(i, 1)) {
+    const UChar32 c = unicode.char32At(i);
+    if (c == '\n' || c == '\r' || c == '\t' || c == 0x2028 || c == 0x2029)
+      safe.append(static_cast<UChar>(' '));
+    else if (u_charType(c) == U_CONTROL_CHAR)  // C0, DEL and C1
+      safe.append(static_cast<UChar32>(0xFFFD));
+    else if ((c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069))
+      continue;  // embeddings, overrides and isolates
+    else
+      safe.append(c);
+  }
+  return to_utf8(safe);
 }
 
 size_t first_invalid_utf8(std::string_view bytes) {

@@ -1,5 +1,8 @@
 #include "attnscope/model_catalog.h"
 
+#include <optional>
+#include <utility>
+
 #include "attnscope/errors.h"
 #include "model/model_file.h"
 #include "model/scripted_model.h"
@@ -11,7 +14,10 @@ std::string resolve_model(const std::string& name_or_path, const std::string& pa
   if (!is_language_pair(pair))
     ATTNSCOPE_THROW_RUNTIME_ERROR("language pair '", pair,
                                   "' is not two language codes joined by '-', as en-fr");
-  std::string path = find_shipped_model(name_or_path, pair);
+  std::vector<std::string> skipped;
+  std::string path = find_usable_model(name_or_path, pair, &skipped);
+  if (path.empty() && !skipped.empty())  // only broken files: the first one's reason
+    ATTNSCOPE_THROW_RUNTIME_ERROR(skipped.front());
   if (path.empty()) {
     const auto folders = model_directories();
     if (pair == kDefaultLanguagePair)
@@ -50,18 +56,35 @@ ModelInfo read_model_info(const std::string& path) {
   return model_info(checkpoint, path, checkpoint.float_elements);
 }
 
-std::vector<ModelInfo> installed_models() {
+namespace {
+
+// The first usable candidate's info, the broken ones before it said in `skipped`.
+std::optional<ModelInfo> first_usable(const std::string& name, const std::string& pair,
+                                      std::vector<std::string>* skipped) {
+  for (const std::string& path : shipped_model_candidates(name, pair)) {
+    try {
+      return read_model_info(path);
+    } catch (const std::exception& e) {
+      if (skipped) skipped->push_back(e.what());  // the engine's load errors name the file
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string find_usable_model(const std::string& name, const std::string& pair,
+                              std::vector<std::string>* skipped) {
+  const std::optional<ModelInfo> info = first_usable(name, pair, skipped);
+  return info ? info->path : "";
+}
+
+std::vector<ModelInfo> installed_models(std::vector<std::string>* skipped) {
   std::vector<ModelInfo> models;
   for (const auto& pair : shipped_language_pairs())
-    for (const auto& name : score_function_names()) {
-      const std::string path = find_shipped_model(name, pair);
-      if (path.empty()) continue;
-      try {
-        models.push_back(read_model_info(path));
-      } catch (const std::runtime_error&) {
-        // Unreadable: `models` lists what is there.
-      }
-    }
+    for (const auto& name : score_function_names())
+      if (std::optional<ModelInfo> info = first_usable(name, pair, skipped))
+        models.push_back(std::move(*info));
   return models;
 }
 

@@ -2,6 +2,7 @@
 
 #include "attnscope/errors.h"
 #include "attnscope/score_functions.h"
+#include "attnscope/text.h"
 
 namespace attnscope {
 
@@ -39,7 +40,17 @@ ModelInfo model_info(const Checkpoint& checkpoint, const std::string& path, int6
     // SentencePiece marks the first piece of every word, and character models do the same.
     info.subword_marker = "\u2581";
   }
+  make_printable(info);
   return info;
+}
+
+void make_printable(ModelInfo& info) {
+  for (std::string* text :
+       {&info.name, &info.config.source_language, &info.config.target_language,
+        &info.training.corpus, &info.training.test_corpus, &info.training.command})
+    *text = printable(*text);
+  for (std::vector<std::string>* list : {&info.examples, &info.training.examples})
+    for (std::string& example : *list) example = printable(example);
 }
 
 }  // namespace attnscope

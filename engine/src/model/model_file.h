@@ -15,4 +15,8 @@ Checkpoint load_model_file(const std::string& path, bool header_only = false);
 /// What a model file says about its model.
 ModelInfo model_info(const Checkpoint& checkpoint, const std::string& path, int64_t parameters);
 
+/// The texts of `info` that come from the file (its name, languages, corpus, command,
+/// examples) made printable (text.h): a front end prints and draws them as they are.
+void make_printable(ModelInfo& info);
+
 }  // namespace attnscope

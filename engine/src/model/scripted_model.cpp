@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "attnscope/errors.h"
+#include "model/model_file.h"
 
 namespace attnscope {
 namespace {
@@ -69,16 +70,30 @@ void ScriptedModel::fail(const std::string& problem) const {
   ATTNSCOPE_THROW_RUNTIME_ERROR("model '", path_, "': ", problem);
 }
 
+// Why torch::jit::load refused a file, in a user's words where torch's name its own classes
+// ("PytorchStreamReader failed reading zip archive", "Expected hasRecord(\"version\")").
+std::string load_failure(const std::string& what) {
+  const std::string torch_says = short_message(what);
+  if (torch_says.find("not a ZIP archive") != std::string::npos)
+    return "is not a TorchScript file (those are ZIP archives, written by torch.jit.save)";
+  if (torch_says.find("zip archive") != std::string::npos)
+    return "is a damaged or cut-off ZIP archive, not a whole TorchScript file";
+  if (torch_says.find("hasRecord") != std::string::npos ||
+      torch_says.find(".pkl") != std::string::npos)
+    return "is a ZIP archive without a TorchScript module's parts (write it with "
+           "torch.jit.save)";
+  return "is not a TorchScript module torch can load (torch says: " + torch_says + ")";
+}
+
 ScriptedModel::ScriptedModel(const std::string& path) : path_(path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) fail("is a directory");
   try {
     module_ = torch::jit::load(path, torch::kCPU);
   } catch (const c10::Error& e) {
-    fail("is not a TorchScript module torch can load (" +
-         short_message(e.what_without_backtrace()) + ")");
+    fail(load_failure(e.what_without_backtrace()));
   } catch (const std::exception& e) {
-    fail("is not a TorchScript module torch can load (" + short_message(e.what()) + ")");
+    fail(load_failure(e.what()));
   }
   module_.eval();
   read_attributes();
@@ -393,6 +408,7 @@ ModelInfo model_info(const ScriptedModel& model, const std::string& path) {
   std::error_code error;
   const auto bytes = std::filesystem::file_size(path, error);
   info.file_bytes = error ? 0 : static_cast<int64_t>(bytes);
+  make_printable(info);
   return info;
 }
 

@@ -69,12 +69,12 @@ ResumeState ResumeState::from_json(const nlohmann::json& j) {
   ResumeState s;
   s.epochs_done = integer_at<int>(j, "epochs_done");
   s.best_epoch = integer_at<int>(j, "best_epoch");
-  s.best_bleu = j.at("best_bleu").get<double>();
-  s.best_loss = j.at("best_loss").get<double>();
+  s.best_bleu = field_at<double>(j, "best_bleu");
+  s.best_loss = field_at<double>(j, "best_loss");
   s.bad_epochs = integer_at<int>(j, "bad_epochs");
-  s.learning_rate = j.at("learning_rate").get<double>();
-  s.seconds = j.at("seconds").get<double>();
-  s.stopped = j.at("stopped").get<bool>();
+  s.learning_rate = field_at<double>(j, "learning_rate");
+  s.seconds = field_at<double>(j, "seconds");
+  s.stopped = field_at<bool>(j, "stopped");
   if (j.contains("batches")) s.batches = integer_at<int64_t>(j, "batches");
   return s;
 }
