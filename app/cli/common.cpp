@@ -1,11 +1,13 @@
 #include <attnscope/errors.h>
 #include <attnscope/model_catalog.h>
+#include <attnscope/text.h>
 #include <attnscope/thread_settings.h>
 #include <attnscope/translator.h>
 
 #include <cmath>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "cli/command.h"
@@ -90,18 +92,8 @@ CLI::Validator finite_number(double min, double max) {
           : "a number from " + CLI::detail::to_string(min) + " to " + CLI::detail::to_string(max);
   return CLI::Validator(
       [min, max, range](std::string& text) -> std::string {
-        try {
-          // Decimal only: stod would also read " 0.5" and the hexadecimal "0x1p-2".
-          if (text.empty() || text.find_first_of("xX \t\r\n") != std::string::npos)
-            throw std::invalid_argument(text);
-          size_t used = 0;
-          const double value = std::stod(text, &used);
-          // The options are floats: 1e308 is finite as a double but inf once stored.
-          if (used == text.size() && std::isfinite(value) &&
-              std::abs(value) <= std::numeric_limits<float>::max() && value >= min && value <= max)
-            return {};
-        } catch (const std::exception&) {
-        }
+        const std::optional<double> value = decimal_number(text);
+        if (value && *value >= min && *value <= max) return {};
         return "must be " + range + ", not '" + text + "'";
       },
       range);

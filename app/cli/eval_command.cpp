@@ -72,9 +72,10 @@ void check_plot_path(const std::string& path, const std::vector<std::string>& in
 
 #ifdef ATTNSCOPE_WITH_UI
 // The seeds' figure: one line per model over the length buckets.
-void draw_plot(const std::vector<CorpusEvaluation>& all, const std::string& path) {
+void draw_plot(const std::vector<CorpusEvaluation>& all, const std::string& path, int beam) {
   const auto app = headless_application();
   ui::LengthPlot plot;
+  plot.setSearchName(beam > 1 ? QStringLiteral("beam %1").arg(beam) : QStringLiteral("greedy"));
   plot.resize(800, 520);
   QStringList names;
   for (const auto& e : all) names << QString::fromStdString(e.model);
@@ -443,7 +444,7 @@ int run(const EvalOptions& o) {
     }
   }
 #ifdef ATTNSCOPE_WITH_UI
-  if (!o.plot.empty()) draw_plot(all, o.plot);
+  if (!o.plot.empty()) draw_plot(all, o.plot, o.beam);
 #endif
   if (o.json) {
     nlohmann::json models = nlohmann::json::array();

@@ -6,9 +6,11 @@
 // what it needs.
 #include <attnscope/attention_file.h>
 #include <attnscope/model_catalog.h>
+#include <attnscope/text.h>
 #include <attnscope/training_snapshots.h>
 #include <attnscope/translator.h>
 
+#include <cctype>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -38,6 +40,7 @@ struct ExportCommand {
   std::string out;
   std::string reference;
   int width = 0, height = 0;
+  std::string title;  // drawn above the picture; empty: none
   int threads = 0;
   UnknownWords unknown_words = UnknownWords::kCopy;
   int layer = 0;        // 1-based; 0: the last
@@ -261,6 +264,7 @@ int run(const ExportCommand& c) {
   options.columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(plots.size()))));
   if (c.width > 0) options.size.setWidth(c.width);
   if (c.height > 0) options.size.setHeight(c.height);
+  options.title = QString::fromStdString(printable(c.title));
   ui::exportHeatmaps(plots, QString::fromStdString(c.out), options);
   return 0;
 }
@@ -299,6 +303,9 @@ Action add_export_command(CLI::App& app) {
       ->check(CLI::Range(16, 20000));
   app.add_option("--height", c->height, "picture height in pixels (a .gif's: each frame's)")
       ->check(CLI::Range(16, 20000));
+  auto* title = app.add_option("--title", c->title,
+                               "a title drawn above the picture (.png, .pdf, .svg), e.g. the "
+                               "model, the language pair and the sentence");
   add_unknown_words_option(app, c->unknown_words);
   add_threads_option(app, c->threads);
   auto* sentence = app.add_option("sentence", c->sentence, "the English sentence");
@@ -371,6 +378,17 @@ Action add_export_command(CLI::App& app) {
                  "received) (GNMT; default 0)")
       ->check(finite_non_negative())
       ->needs(beam_tree);
+  title->excludes(snapshots)->excludes(beam_tree);
+  app.parse_complete_callback([c, &app] {
+    const std::string out = c->out;
+    const bool picture = [&out] {
+      const auto dot = out.rfind('.');
+      std::string type = dot == std::string::npos ? "" : out.substr(dot + 1);
+      for (char& ch : type) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      return type == "png" || type == "pdf" || type == "svg";
+    }();
+    refuse_unless(app, "--title", picture, "a picture: --out NAME.png, .pdf or .svg");
+  });
   return [c] {
     check_arguments(*c);
     return run(*c);

@@ -63,6 +63,7 @@ TEST_F(CliOptionSense, SettingsThatWouldDoNothingAreRefusedNamingWhatTheyNeed) {
        "--unk copy"},
       {{"eval", "--src", text, "--ref", ref, "--train-tgt", ref}, "--train-tgt", "--metrics"},
       {{"explain", "--method", "grad", "--ig-steps", "8", "a b"}, "--ig-steps", "--method ig"},
+      {{"export", "--out", folder + "/a.csv", "--title", "T", "a b"}, "--title", "a picture"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.args[0] + " " + c.flag);
@@ -125,6 +126,23 @@ TEST_F(CliOptionSense, ExplainSaysWhenItCutsASentenceAndShowsWhatItRead) {
   EXPECT_EQ(source.rfind("source: ", 0), 0u) << source;
   EXPECT_LT(source.size(), 400u) << "the source line echoes every word";
   EXPECT_NE(source.find("500 tokens; the model reads the first"), std::string::npos) << source;
+}
+
+// Attention edits: one a step, decimal numbers as written, a long spec quoted, not echoed.
+TEST_F(CliOptionSense, AttentionEditsSayWhatIsWrongInOneShortLine) {
+  expect_clean_error(run_cli(with_model({"translate", "--edit-attention", "2:onehot=0",
+                                         "--edit-attention", "2:onehot=1", "a b c"})),
+                     {"both edit step 2"});
+  for (const std::string spec : {"1:weights=0x10,1,1", "1:weights= 1,1,1", "1:weights=1e39,1,1"})
+    expect_clean_error(run_cli(with_model({"translate", "--edit-attention", spec, "a b"})),
+                       {"is not a decimal number"});
+  expect_clean_error(run_cli(with_model({"translate", "--edit-attention", "1:uniform", ""})),
+                     {"the sentence is empty"});
+  std::string huge = "1:weights=1";
+  for (int i = 0; i < 30000; ++i) huge += ",-1";
+  const Outcome r = run_cli(with_model({"translate", "--edit-attention", huge, "a b"}));
+  expect_clean_error(r, {"is negative"});
+  EXPECT_LT(r.err.size(), 400u) << r.err.substr(0, 400);
 }
 
 }  // namespace

@@ -386,6 +386,13 @@ TEST(Explanation, HostileEditSpecsAreRefusedByName) {
       {"1:weights=inf", "weight 'inf'"},
       {"1:weights=0,0", "sum to 0"},
       {"1:weights=1,,2", "weight ''"},
+      // Decimal as written: no hexadecimal, no spaces either side, nothing past a float.
+      {"1:weights=0x10,1", "weight '0x10'"},
+      {"1:weights= 0.5,1", "weight ' 0.5'"},
+      {"1:weights=0.5 ,1", "weight '0.5 '"},
+      {"1:weights=1e39,1", "weight '1e39'"},
+      {"1:zero=0x1", "position '0x1'"},
+      {" 1:uniform", "step ' 1'"},
   };
   for (const auto& [spec, problem] : bad) {
     try {
@@ -412,6 +419,42 @@ TEST(Explanation, HostileEditSpecsAreRefusedByName) {
   }
   built.kind = Kind::kOneHot;
   EXPECT_THROW(built.apply(row), std::invalid_argument) << "onehot without a position";
+  // A spec of 30,000 weights is quoted, not echoed whole.
+  std::string long_spec = "1:weights=1";
+  for (int i = 0; i < 30000; ++i) long_spec += ",-1";
+  try {
+    parse_attention_edit(long_spec);
+    ADD_FAILURE() << "a negative weight was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_LT(std::string(e.what()).size(), 300u) << e.what();
+  }
+}
+
+TEST(Explanation, AStepTakesOneEditAndAnEmptySentenceNone) {
+  const Translator translator(resolve_model("additive"));
+  WhatIf what_if;
+  what_if.edits = {parse_attention_edit("2:onehot=0"), parse_attention_edit("2:onehot=1")};
+  try {
+    translate_with_edits(translator, "a dog runs .", what_if);
+    ADD_FAILURE() << "two edits of step 2 were accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("both edit step 2"), std::string::npos) << e.what();
+  }
+  what_if.edits = {parse_attention_edit("all:uniform"), parse_attention_edit("all:zero=0")};
+  EXPECT_THROW(translate_with_edits(translator, "a dog runs .", what_if), std::invalid_argument);
+  what_if.edits = {parse_attention_edit("1:uniform")};
+  for (const std::string empty : {"", "   "})
+    EXPECT_THROW(translate_with_edits(translator, empty, what_if), std::invalid_argument)
+        << "'" << empty << "'";
+  // An `all` edit and a step's own combine, `all` first, whatever their order on the line.
+  const std::vector<AttentionEdit> both = {parse_attention_edit("1:onehot=1"),
+                                           parse_attention_edit("all:uniform")};
+  what_if.edits = both;
+  const EditedTranslation edited = translate_with_edits(translator, "a dog runs .", what_if);
+  ASSERT_FALSE(edited.translation.attention.empty());
+  EXPECT_EQ(edited.translation.attention[0][1], 1.0f) << "step 1's own edit applies last";
+  EXPECT_EQ(edited.translation.attention.back()[0], edited.translation.attention.back()[1])
+      << "the other steps read the uniform row";
 }
 
 TEST(Explanation, EditsPastTheEndAndBadStepCountsAreRefused) {

@@ -97,6 +97,15 @@ TEST(ModelAveraging, ModelsOfAnotherShapeStatesAndSingleFilesAreRefusedByName) {
   EXPECT_CONTAINS(error_of({run().options.output_path + ".state", run().epoch(1)}),
                   "is a training state");
   EXPECT_CONTAINS(error_of({run().epoch(1)}), "two or more model files");
+  // The same shape from another start: a run of another seed.
+  TrainOptions another = run().options;
+  another.seed = 2;
+  another.epochs = 1;
+  another.save_epochs = false;
+  another.output_path = testing::temporary_folder() + "/another.attnmodel";
+  train(another);
+  EXPECT_CONTAINS(error_of({run().epoch(1), another.output_path}),
+                  "another training run (seed 2, not 1)");
   EXPECT_CONTAINS(error_of({run().epoch(1), "/nonexistent.attnmodel"}), "/nonexistent.attnmodel");
   EXPECT_FALSE(std::filesystem::exists(out));
 }

@@ -12,6 +12,7 @@
 #include "core/app_settings.h"
 #include "core/attribution_matrix.h"
 #include "core/beam_node_view.h"
+#include "core/corpus_pace.h"
 #include "core/model_info_text.h"
 #include "core/score_text.h"
 #include "core/what_if_text.h"
@@ -37,6 +38,7 @@ class CoreTextTest : public QObject {
   void integratedGradientsTitleSaysWhenTheTimeLimitStoppedIt();
   void scoresThatDifferAreWrittenDifferently();
   void anAttributionMarksCopiedWordsAsAttentionDoes();
+  void aCorpusRunsTimeIsEstimatedFromThePace();
 
  private:
   QTemporaryDir settingsDir_;
@@ -379,6 +381,25 @@ void CoreTextTest::anAttributionMarksCopiedWordsAsAttentionDoes() {
   // Cut to the steps shown, the copy goes with its row.
   QVERIFY(!attributionMatrix(a, 0, AttentionView{}).isCopied(0));
   QVERIFY(attributionMatrix(a, 1, AttentionView{}).isCopied(0));
+}
+
+// A run's time from the pace: faithfulness weighs as much as it costs; durations as read.
+void CoreTextTest::aCorpusRunsTimeIsEstimatedFromThePace() {
+  CorpusPace pace;
+  pace.decodeSeconds = 0.01;
+  pace.faithfulnessSeconds = 0.5;
+  QCOMPARE(pace.faithfulnessUnits(), 50);
+  QCOMPARE(pace.runSeconds(1000, 3, false), 30.0);
+  QCOMPARE(pace.runSeconds(1000, 3, true), 1530.0);
+  QCOMPARE(pace.measured(true, 0.25).faithfulnessSeconds, 0.25);
+  QCOMPARE(pace.measured(false, std::nan("")).decodeSeconds, 0.01);  // no pace from nonsense
+  QCOMPARE(pace.measured(false, -1.0).decodeSeconds, 0.01);
+  pace.faithfulnessSeconds = 0.0;
+  QCOMPARE(pace.faithfulnessUnits(), 1);  // never a free test
+  QCOMPARE(durationText(10), QString("under a minute"));
+  QCOMPARE(durationText(1530), QString("about 26 min"));
+  QCOMPARE(durationText(4800), QString("about 1 h 20 min"));
+  QCOMPARE(durationText(std::nan("")), QString("under a minute"));
 }
 
 QTEST_GUILESS_MAIN(CoreTextTest)

@@ -47,6 +47,7 @@ class CorpusViewTest : public QObject {
   void trainingTargetGivesTheLeakShare();
   void doubleClickedSentenceOpensInTheTranslationTab();
   void aReferenceChecksTheModelsOfItsLanguage();
+  void theTabSaysItsSearchAndHowLongARunTakes();
 
  private:
   // A file of `lines` sentences over the toy vocabulary, of 2 to 35 words.
@@ -243,6 +244,7 @@ void CorpusViewTest::cancelStopsTheRunAndKeepsTheLastReport() {
   QVERIFY(ended.wait(30000));
   QVERIFY(!view.isRunning());
   QVERIFY(view.progressBar()->value() < 3000);
+  QVERIFY2(view.progressBar()->value() > 0, "the bar stays where the run stopped");
   QCOMPARE(view.report().sources.size(), before);  // the last finished run stays shown
   QVERIFY(view.runButton()->isEnabled());
 }
@@ -412,6 +414,40 @@ void CorpusViewTest::doubleClickedSentenceOpensInTheTranslationTab() {
   QCOMPARE(window.tabs()->currentIndex(), 0);
   QCOMPARE(window.modelBox()->currentText(), QString("none"));
   QCOMPARE(window.sourceEdit()->text(), sentence);
+}
+
+// Greedy search is said in the tab and its JSON; the estimate counts the ticked models and the
+// source's sentences; a run measures this computer's pace for the next estimate; with
+// faithfulness the bar counts the tests as the decoding they cost (not one unit a sentence,
+// which crossed 50% in seconds and then sat there for minutes).
+void CorpusViewTest::theTabSaysItsSearchAndHowLongARunTakes() {
+  AppSettings().setCorpusPace(CorpusPace{});
+  CorpusView view;
+  view.setModels({{"additive", additive_}, {"none", none_}});
+  view.setFiles(source_, reference_);
+  QVERIFY2(view.estimateLabel()->text().contains("Greedy search"),
+           qPrintable(view.estimateLabel()->text()));
+  QVERIFY2(view.estimateLabel()->text().contains("30 sentences × 2 models"),
+           qPrintable(view.estimateLabel()->text()));
+  view.modelList()->item(1)->setCheckState(Qt::Unchecked);
+  QVERIFY2(view.estimateLabel()->text().contains("30 sentences × 1 model:"),
+           qPrintable(view.estimateLabel()->text()));
+  const CorpusPace pace = AppSettings().corpusPace();
+  QVERIFY(runToEnd(view));
+  QCOMPARE(view.progressBar()->maximum(), 30);
+  QVERIFY2(AppSettings().corpusPace().decodeSeconds != pace.decodeSeconds, "pace measured");
+  // Faithfulness (on three lines: an untrained model's tests take seconds a sentence).
+  view.setFiles(writeLines("three.txt", 3, 5), QString());
+  view.faithfulnessBox()->setChecked(true);
+  const CorpusPace now = AppSettings().corpusPace();
+  QVERIFY(runToEnd(view));
+  QCOMPARE(view.progressBar()->maximum(), 3 * (1 + now.faithfulnessUnits()));
+  QCOMPARE(view.progressBar()->value(), view.progressBar()->maximum());
+  view.exportTables(dir_.filePath("search.json"));
+  QFile json(dir_.filePath("search.json"));
+  QVERIFY(json.open(QIODevice::ReadOnly));
+  QCOMPARE(QJsonDocument::fromJson(json.readAll()).object()["search"].toString(),
+           QString("greedy"));
 }
 
 QTEST_MAIN(CorpusViewTest)

@@ -92,6 +92,7 @@ class ExplanationViewTest : public test::WindowTest {
   void zeroingWordsCombinesAndAStepCanBeRestored();
   void exportNamesSayWhatIsShown();
   void theStepPanelDoesNotOverlapItselfAt900x600();
+  void arrowingThroughShowAsksOnlyWhereItStops();
 
  private:
   TranslationView* view() const { return window_->translationView(); }
@@ -127,8 +128,13 @@ bool ExplanationViewTest::show(std::optional<AttributionMethod> method, bool bes
   view()->shownValues()->setSideBySide(beside);
   view()->shownValues()->setMethod(method);
   if (!method) return true;
+  // The attribution asked for once the choice settled, not the one shown before.
   UI_VERIFY(QTest::qWaitFor(
-      [&] { return !explanation()->attributionBusy() && explanation()->attribution(); }, 20000));
+      [&] {
+        return !explanation()->attributionBusy() && explanation()->attribution() &&
+               explanation()->attribution()->request.method == *method;
+      },
+      20000));
   return true;
 }
 
@@ -508,9 +514,9 @@ void ExplanationViewTest::typedWeightsAreCheckedBeforeTheDialogCloses() {
   letters[1] = QStringLiteral("x");
   const QList<QPair<QString, QString>> refused = {
       {negative.join(' '), "negative"},
-      {letters.join(' '), "'x' is not a finite number"},
+      {letters.join(' '), "'x' is not a decimal number"},
       {QStringList(count, QStringLiteral("0")).join(' '), "sum to 0"},
-      {QStringList(count, QStringLiteral("nan")).join(' '), "not a finite number"},
+      {QStringList(count, QStringLiteral("nan")).join(' '), "not a decimal number"},
       {QStringList(count - 1, QStringLiteral("1")).join(' '), "weights for a source of"},
   };
   QStringList seen;
@@ -733,6 +739,27 @@ void ExplanationViewTest::theStepPanelDoesNotOverlapItselfAt900x600() {
                               .arg(parts[i - 1]->metaObject()->className(),
                                    part->metaObject()->className())));
   }
+}
+
+// Arrowing through Show draws each choice but starts no computation until the choice settles
+// (each method's computation took seconds, one after another).
+void ExplanationViewTest::arrowingThroughShowAsksOnlyWhereItStops() {
+  QVERIFY(translate(kSentence));
+  QVERIFY(show(std::nullopt));
+  QComboBox* box = view()->shownValues()->showBox();
+  box->setFocus();
+  for (int i = 0; i < 3; ++i) {
+    QTest::keyClick(box, Qt::Key_Down);
+    QVERIFY2(!explanation()->attributionBusy(), "asked before the choice settled");
+  }
+  const auto chosen = view()->shownValues()->method();
+  QVERIFY(chosen.has_value());
+  QVERIFY(QTest::qWaitFor(
+      [&] {
+        return !explanation()->attributionBusy() && explanation()->attribution() &&
+               explanation()->attribution()->request.method == *chosen;
+      },
+      20000));
 }
 
 QTEST_MAIN(ExplanationViewTest)

@@ -9,6 +9,7 @@
 #include "plots/attention_bars.h"
 #include "plots/colormaps.h"
 #include "plots/tick_label_fit.h"
+#include "render/exporter.h"
 
 using namespace attnscope::ui;
 
@@ -24,6 +25,7 @@ class HeatmapPlotTest : public QObject {
   void theLeftEdgeStaysWhileStepping();
   void aShortBarChartElidesItsValueName();
   void theColourScaleKeepsItsTopWhileStepping();
+  void anExportIsReadyForASlideOrAPaper();
 };
 
 // A copied 100-letter word: its labels are cut in the middle (start and mark kept), so the cells
@@ -188,7 +190,7 @@ void HeatmapPlotTest::everyCellIsDrawnInItsColour() {
 }
 
 // The step panel's bars at 1200×800 cut "contribution to log p" at the chart's top: the name is
-// elided to the axis' height, and whole again when there is room.
+// broken over two lines, elided only where two lines do not fit, and whole again with room.
 void HeatmapPlotTest::aShortBarChartElidesItsValueName() {
   const QString name = QStringLiteral("contribution to log p");
   AttentionBars bars;
@@ -198,11 +200,18 @@ void HeatmapPlotTest::aShortBarChartElidesItsValueName() {
   bars.show();
   QVERIFY(QTest::qWaitForWindowExposed(&bars));
   bars.replot();
+  // Two lines where one does not fit, each within the axis, the whole name still read.
   const QString shortLabel = bars.yAxis->label();
-  QVERIFY2(shortLabel.endsWith(QChar(0x2026)) && name.startsWith(shortLabel.chopped(1)),
-           qPrintable(shortLabel));
-  QVERIFY(QFontMetrics(bars.yAxis->labelFont()).horizontalAdvance(shortLabel) <=
-          bars.axisRect()->height());
+  QVERIFY2(shortLabel.contains('\n'), qPrintable(shortLabel));
+  QCOMPARE(QString(shortLabel).replace('\n', ' '), name);
+  for (const QString& line : shortLabel.split('\n'))
+    QVERIFY(QFontMetrics(bars.yAxis->labelFont()).horizontalAdvance(line) <=
+            bars.axisRect()->height());
+  // A name with no space to break at is elided.
+  bars.setValueName(QStringLiteral("contribution-to-the-log-probability-of-the-word"));
+  bars.replot();
+  QVERIFY2(bars.yAxis->label().endsWith(QChar(0x2026)), qPrintable(bars.yAxis->label()));
+  bars.setValueName(name);
   QCOMPARE(bars.valueName(), name);
   bars.resize(300, 400);
   bars.replot();
@@ -239,6 +248,65 @@ void HeatmapPlotTest::theColourScaleKeepsItsTopWhileStepping() {
   forced.weights = {{0.7, 0.2, 0.1}};
   plot.setMatrix(forced);
   QCOMPARE(plot.dataRange().upper, 0.7);
+}
+
+// An export for a slide or a paper: no current-step or hover frame (they mark the window's
+// state), cells as vector rectangles in SVG and PDF (not one embedded bitmap), and the title
+// asked for drawn above; the window's frames are back afterwards.
+void HeatmapPlotTest::anExportIsReadyForASlideOrAPaper() {
+  AttentionMatrix m;
+  m.title = QStringLiteral("additive");
+  m.targetTokens = {"a", "b", "c"};
+  m.sourceTokens = {"w", "x", "y", "</s>"};
+  for (int r = 0; r < 3; ++r) {
+    m.weights.emplace_back();
+    for (int c = 0; c < 4; ++c) m.weights.back().push_back((r + c) % 2 == 0 ? 1.0 : 0.2);
+  }
+  HeatmapPlot plot;
+  plot.setGradient(colormap(QStringLiteral("viridis")));
+  plot.setMatrix(m);
+  plot.setCurrentRow(1);
+  plot.setHighlightedCell(0, 2);
+  plot.resize(500, 400);
+  plot.replot();
+  const auto visibleFrames = [&plot] {
+    int frames = 0;
+    for (int i = 0; i < plot.itemCount(); ++i)
+      if (auto* rect = qobject_cast<QCPItemRect*>(plot.item(i)))
+        frames += rect->visible() && rect->pen().width() > 0 && rect->brush() == Qt::NoBrush;
+    return frames;
+  };
+  QCOMPARE(visibleFrames(), 2);  // the current step's and the hovered cell's
+  QTemporaryDir dir;
+  ExportOptions options;
+  options.size = QSize(500, 400);
+  options.title = QStringLiteral("additive · English → German · “w x y”");
+  const auto bytesOf = [&dir](const QString& name) {
+    QFile file(dir.filePath(name));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+  };
+  exportHeatmaps({&plot}, dir.filePath("h.svg"), options);
+  const QByteArray svg = bytesOf("h.svg");
+  QVERIFY2(svg.count("<rect") >= 12, "a rectangle a cell");
+  QVERIFY2(svg.count("<image") <= 1, "no bitmap but the colour scale's bar");
+  QVERIFY(svg.contains(QStringLiteral("English → German").toUtf8()));
+  exportHeatmaps({&plot}, dir.filePath("h.pdf"), options);
+  QVERIFY(bytesOf("h.pdf").count("/Subtype /Image") <= 1);
+  exportHeatmaps({&plot}, dir.filePath("h.png"), options);
+  const QImage png(dir.filePath("h.png"));
+  QCOMPARE(png.size(), QSize(500, 400));
+  int framePixels = 0;
+  const QColor red("#ff3b30"), orange("#ff9500");
+  for (int y = 0; y < png.height(); ++y)
+    for (int x = 0; x < png.width(); ++x) {
+      const QColor c = png.pixelColor(x, y);
+      for (const QColor& frame : {red, orange})
+        framePixels += qAbs(c.red() - frame.red()) + qAbs(c.green() - frame.green()) +
+                           qAbs(c.blue() - frame.blue()) <
+                       40;
+    }
+  QCOMPARE(framePixels, 0);
+  QCOMPARE(visibleFrames(), 2);  // the window's frames are back
 }
 
 QTEST_MAIN(HeatmapPlotTest)

@@ -189,6 +189,8 @@ void MainWindowTest::compareGridHoldsAPlotPerModelAndCommonTargetSharesAxes() {
   QCOMPARE(baseline.title, QString(attnscope::kNoAttention));
   QVERIFY(baseline.noAttention);
   QCOMPARE(baseline.rows(), 0);
+  QVERIFY2(!view->plots().back()->showsColorScale(), "a 0–1 scale for no weights");
+  QVERIFY(view->plots().front()->showsColorScale());
   view->differenceBox()->setChecked(true);
   QVERIFY(view->differencePlot()->isVisible());
   QCOMPARE(view->differencePlot()->matrix().rows(), first.rows());
@@ -202,6 +204,14 @@ void MainWindowTest::compareGridHoldsAPlotPerModelAndCommonTargetSharesAxes() {
         outlined |= rect->visible() && qFuzzyCompare(rect->topLeft->coords().x() + 1.0, 0.5 + 1.0);
     QVERIFY(outlined);
   }
+  // Each model's own translation has no common axes: the box greys out unticked, and the
+  // choice comes back with a common target.
+  view->setMode(CompareTarget::Kind::OwnTranslations);
+  QVERIFY(!view->differenceBox()->isEnabled());
+  QVERIFY(!view->differenceBox()->isChecked());
+  view->setMode(CompareTarget::Kind::ModelOutput);
+  QVERIFY(view->differenceBox()->isEnabled());
+  QVERIFY(view->differenceBox()->isChecked());
 }
 
 void MainWindowTest::exportWritesValidFilesOfTheRequestedSize() {

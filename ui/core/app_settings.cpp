@@ -144,6 +144,21 @@ QString AppSettings::corpusTrainingTarget() const {
 void AppSettings::setCorpusTrainingTarget(const QString& path) {
   settings_.setValue(kCorpusTrainingTarget, path);
 }
+CorpusPace AppSettings::corpusPace() const {
+  // A value edited by hand to nonsense falls back to the default pace.
+  const CorpusPace defaults;
+  const auto seconds = [this](const QString& key, double fallback) {
+    bool ok = false;
+    const double value = settings_.value(key).toDouble(&ok);
+    return ok && value > 0.0 && value < 3600.0 ? value : fallback;
+  };
+  return {seconds(QStringLiteral("corpus/decodeSeconds"), defaults.decodeSeconds),
+          seconds(QStringLiteral("corpus/faithfulnessSeconds"), defaults.faithfulnessSeconds)};
+}
+void AppSettings::setCorpusPace(const CorpusPace& pace) {
+  settings_.setValue(QStringLiteral("corpus/decodeSeconds"), pace.decodeSeconds);
+  settings_.setValue(QStringLiteral("corpus/faithfulnessSeconds"), pace.faithfulnessSeconds);
+}
 
 QString AppSettings::trainTask() const {
   return settings_.value(kTrainTask, QStringLiteral("reverse")).toString();

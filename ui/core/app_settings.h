@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/corpus_pace.h"
+
 namespace attnscope::ui {
 
 class AppSettings {
@@ -79,6 +81,9 @@ class AppSettings {
   // The target side of the models' training corpus: the leak share needs it ("" for none).
   QString corpusTrainingTarget() const;
   void setCorpusTrainingTarget(const QString& path);
+  // This computer's pace in the Corpus tab, as the last runs measured it (its estimates).
+  CorpusPace corpusPace() const;
+  void setCorpusPace(const CorpusPace& pace);
 
   // The Train tab: the task ("" for a parallel corpus) and the corpus's four files.
   QString trainTask() const;

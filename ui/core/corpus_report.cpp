@@ -158,6 +158,7 @@ QByteArray corpusToJson(const CorpusReport& report) {
       {"source", report.sourcePath},
       {"reference", report.hasReferences() ? QJsonValue(report.referencePath) : QJsonValue()},
       {"training_target", report.hasLeak() ? QJsonValue(report.trainingTargetPath) : QJsonValue()},
+      {"search", "greedy"},  // the Corpus tab's, whatever the toolbar says
       {"models", models}};
   return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }

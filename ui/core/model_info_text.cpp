@@ -91,6 +91,18 @@ QString modelStatusText(const QString& key, const ModelInfo& m) {
            parameterCountText(m.parameters), extra);
 }
 
+QString exportTitleText(const QString& key, const ModelInfo* info, const QString& sentence) {
+  QStringList parts{key};
+  if (info != nullptr && info->format != "torchscript")
+    if (const QString languages = languagesText(*info); !languages.isEmpty()) parts << languages;
+  constexpr int kLongest = 80;
+  const QString shown = sentence.simplified();
+  if (!shown.isEmpty())
+    parts << QStringLiteral("“%1”").arg(
+        shown.size() > kLongest ? shown.left(kLongest - 1) + QStringLiteral("…") : shown);
+  return parts.join(QStringLiteral(" · "));
+}
+
 QString modelInfoText(const ModelInfo& m) {
   if (m.format == "torchscript") return torchScriptInfoText(m);
   QString text =

@@ -22,6 +22,11 @@ QString languagePairText(const QString& pair);
 /// parameters, test BLEU 35.8".
 QString modelStatusText(const QString& key, const ModelInfo& info);
 
+/// The title File > Export suggests for a picture of model `key`'s attention to `sentence`:
+/// "additive · English → German · “A dog runs.”" (the sentence elided past 80 characters; no
+/// languages for a model that does not say them).
+QString exportTitleText(const QString& key, const ModelInfo* info, const QString& sentence);
+
 /// The model box's tooltip of an entry: "additive attention · English → German · test BLEU
 /// 35.8 (greedy)"; for a task model its task, for a TorchScript module its name and format.
 QString modelToolTip(const ModelInfo& info);

@@ -78,7 +78,24 @@ void AttentionBars::setValueName(const QString& name) {
 
 void AttentionBars::fitValueLabel() {
   const int room = std::max(0, axisRect()->height() - 4);  // a little air at the ends
-  yAxis->setLabel(QFontMetrics(yAxis->labelFont()).elidedText(valueName_, Qt::ElideRight, room));
+  const QFontMetrics metrics(yAxis->labelFont());
+  const auto fitted = [&](const QString& text) {
+    return metrics.elidedText(text, Qt::ElideRight, room);
+  };
+  QString label = valueName_;
+  if (metrics.horizontalAdvance(label) > room) {
+    // Two lines, broken at the space nearest the middle, before any ellipsis: "contribution /
+    // to log p" reads where "contributi…" said nothing.
+    const auto middle = label.size() / 2;
+    const auto before = label.lastIndexOf(QLatin1Char(' '), middle);
+    const auto after = label.indexOf(QLatin1Char(' '), middle);
+    const auto cut = before < 0                                       ? after
+                     : after < 0 || middle - before <= after - middle ? before
+                                                                      : after;
+    label = cut < 0 ? fitted(label)
+                    : fitted(label.left(cut)) + QLatin1Char('\n') + fitted(label.mid(cut + 1));
+  }
+  yAxis->setLabel(label);
 }
 
 void AttentionBars::draw() {

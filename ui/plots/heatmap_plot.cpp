@@ -8,6 +8,7 @@
 
 #include "core/copied_words.h"
 #include "core/token_text.h"
+#include "plots/cell_color_map.h"
 #include "plots/colormaps.h"
 #include "plots/tick_label_fit.h"
 
@@ -22,7 +23,7 @@ HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
   setMouseTracking(true);
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   setMinimumSize(200, 160);
-  map_ = new QCPColorMap(xAxis, yAxis);
+  map_ = new CellColorMap(xAxis, yAxis);
   map_->setInterpolate(false);
   map_->setTightBoundary(false);
   scale_ = new QCPColorScale(this);
@@ -206,6 +207,7 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
                                  "context (the encoder's final\nstates) at every step")
                             : emptyText_);
   placeholder_->setVisible(columns == 0 || matrix.noAttention);
+  scale_->setVisible(!matrix.noAttention);  // no weights: a 0–1 scale would mean nothing
   rebuildTicks();
   rebuildValueLabels();
   rebuildCopyFrames();
@@ -279,6 +281,20 @@ void HeatmapPlot::rebuildValueLabels() {
       label->setClipToAxisRect(true);
       valueLabels_ << label;
     }
+}
+
+bool HeatmapPlot::showsColorScale() const { return scale_->visible(); }
+
+void HeatmapPlot::setPrinting(bool printing) {
+  // The current step's and the hovered cell's frames follow the window, not the picture.
+  if (printing) {
+    framesShown_ = {rowFrame_->visible(), cellFrame_->visible()};
+    rowFrame_->setVisible(false);
+    cellFrame_->setVisible(false);
+  } else {
+    rowFrame_->setVisible(framesShown_.first);
+    cellFrame_->setVisible(framesShown_.second);
+  }
 }
 
 void HeatmapPlot::rebuildCopyFrames() {

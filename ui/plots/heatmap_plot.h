@@ -2,6 +2,8 @@
 // An attention heatmap: source tokens along x, target tokens down y, one cell per weight.
 #include <qcustomplot.h>
 
+#include <utility>
+
 #include "core/attention_matrix.h"
 
 namespace attnscope::ui {
@@ -67,6 +69,11 @@ class HeatmapPlot : public QCustomPlot {
   /// Where the title and the colour scale are drawn (widget coordinates).
   QRect titleRect() const;
   QRect colorScaleRect() const;
+  /// False for a model without attention: it has no weights for a scale to explain.
+  bool showsColorScale() const;
+  /// While true, what belongs to the window and not to an exported picture is hidden: the
+  /// current step's frame and the hovered cell's. The exporter sets it around rendering.
+  void setPrinting(bool printing);
   /// The number of cells without a value.
   int noValueCells() const { return static_cast<int>(noValueFrames_.size()); }
 
@@ -121,6 +128,7 @@ class HeatmapPlot : public QCustomPlot {
   int ownLeftMargin_ = 0;  // the cells' least left margin, before a sentence widened it
   TickLabelFit* labelFit_ = nullptr;
   QPoint pressPosition_;
+  std::pair<bool, bool> framesShown_;  // the row and cell frames' visibility before printing
 };
 
 }  // namespace attnscope::ui

@@ -19,7 +19,7 @@ const QList<QCPScatterStyle::ScatterShape> kMarkers = {
 LengthPlot::LengthPlot(QWidget* parent) : QCustomPlot(parent) {
   setMinimumSize(300, 240);  // the axes, their labels and the legend fit
   xAxis->setLabel(tr("source length (words; sentences)"));
-  yAxis->setLabel(tr("BLEU"));
+  setSearchName(QStringLiteral("greedy"));
   xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
   xAxis->grid()->setVisible(false);
   xAxis->setSubTicks(false);
@@ -99,6 +99,10 @@ void LengthPlot::setSeries(const QStringList& buckets, const QList<LengthSeries>
   xAxis->setRange(-0.5, std::max<qsizetype>(1, buckets.size()) - 0.5);
   yAxis->setRange(0, std::ceil(top / 10 + 0.5) * 10);
   replot();
+}
+
+void LengthPlot::setSearchName(const QString& search) {
+  yAxis->setLabel(tr("BLEU (%1)").arg(search));
 }
 
 }  // namespace attnscope::ui

@@ -25,6 +25,8 @@ class LengthPlot : public QCustomPlot {
   void setSeries(const QStringList& buckets, const QList<LengthSeries>& series);
   /// One line per evaluation, named by `names`; the buckets labelled with their sentence counts.
   void setEvaluations(const QStringList& names, const std::vector<CorpusEvaluation>& evaluations);
+  /// The search the BLEU figures are of, in the axis title: "greedy" (the default), "beam 5".
+  void setSearchName(const QString& search);
   const QList<LengthSeries>& series() const { return series_; }
 
  protected:

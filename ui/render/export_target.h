@@ -18,6 +18,9 @@ class ExportTarget {
   /// The file name File > Export offers, without its extension: what the picture shows
   /// ("attention", "attention-ig", "compare-what-if").
   virtual QString exportName() const { return QStringLiteral("attention"); }
+  /// The title File > Export suggests to draw above a picture (the model, the language pair,
+  /// the sentence); empty: none suggested.
+  virtual QString exportTitle() const { return {}; }
   /// Writes what the tab shows to `path`, in the format its extension names (a tab may accept
   /// only some). Throws std::runtime_error with a one-line message naming the path.
   virtual void exportTo(const QString& path, const ExportOptions& options) const = 0;

@@ -33,27 +33,48 @@ int squarestColumns(int count, const QSize& size) {
   return best;
 }
 
-// Lays the plots out in a grid over `size` and paints each one, laid out and its labels fitted
-// for its cell of the picture, not for its size in the window; the window's layout afterwards.
-void renderGrid(QCPPainter& painter, const QList<QCustomPlot*>& plots, const QSize& size,
-                int columns) {
+// The title band's height and drawing: one bold line, elided to the picture's width.
+int drawTitle(QCPPainter& painter, const QString& title, const QSize& size, const QWidget& plot) {
+  if (title.isEmpty()) return 0;
+  QFont font = plot.font();
+  font.setBold(true);
+  font.setPointSizeF(plot.font().pointSizeF() * 1.15);
+  const QFontMetrics metrics(font);
+  const int height = metrics.height() * 3 / 2;
+  painter.save();
+  painter.setFont(font);
+  painter.setPen(plot.palette().color(QPalette::Text));  // as the plots' own titles
+  const QRect band(8, 0, size.width() - 16, height);
+  painter.drawText(band, Qt::AlignCenter, metrics.elidedText(title, Qt::ElideRight, band.width()));
+  painter.restore();
+  return height;
+}
+
+// Lays the plots out in a grid over `size` (below the title, if any) and paints each one, laid
+// out and its labels fitted for its cell of the picture, not for its size in the window; the
+// window's layout afterwards. What marks the window's state (a heatmap's current-step frame) is
+// left out.
+void renderGrid(QCPPainter& painter, const QList<QCustomPlot*>& plots, const ExportOptions& o) {
+  const int top = drawTitle(painter, o.title, o.size, *plots.front());
+  const QSize size(o.size.width(), std::max(16, o.size.height() - top));
   const int count = static_cast<int>(plots.size());
-  const int cols = columns > 0 ? std::min(columns, count) : squarestColumns(count, size);
+  const int cols = o.columns > 0 ? std::min(o.columns, count) : squarestColumns(count, size);
   const int rows = (count + cols - 1) / cols;
   const int width = size.width() / cols, height = size.height() / rows;
   for (int i = 0; i < count; ++i) {
     QCustomPlot* plot = plots[i];
     auto* fit = plot->findChild<TickLabelFit*>(QString(), Qt::FindDirectChildrenOnly);
+    auto* heatmap = qobject_cast<HeatmapPlot*>(plot);
     const QRect screen = plot->viewport();
     if (fit != nullptr) fit->layOutFor(QRect(0, 0, width, height));
+    if (heatmap != nullptr) heatmap->setPrinting(true);
     painter.save();
-    painter.translate((i % cols) * width, (i / cols) * height);
+    painter.translate((i % cols) * width, top + (i / cols) * height);
     plot->toPainter(&painter, width, height);
     painter.restore();
-    if (fit != nullptr) {
-      fit->layOutFor(screen);
-      plot->replot(QCustomPlot::rpQueuedReplot);
-    }
+    if (heatmap != nullptr) heatmap->setPrinting(false);
+    if (fit != nullptr) fit->layOutFor(screen);
+    if (fit != nullptr || heatmap != nullptr) plot->replot(QCustomPlot::rpQueuedReplot);
   }
 }
 
@@ -75,7 +96,8 @@ QByteArray renderPdf(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
   writer.setPageMargins(QMarginsF(0, 0, 0, 0));
   writer.setCreator(QStringLiteral("attnscope"));
   QCPPainter painter(&writer);
-  renderGrid(painter, plots, o.size, o.columns);
+  painter.setMode(QCPPainter::pmVectorized);  // cells as rectangles (CellColorMap)
+  renderGrid(painter, plots, o);
   painter.end();
   return bytes;
 }
@@ -88,9 +110,10 @@ QByteArray renderSvg(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
   generator.setOutputDevice(&buffer);
   generator.setSize(o.size);
   generator.setViewBox(QRect(QPoint(0, 0), o.size));
-  generator.setTitle(QStringLiteral("attnscope heatmap"));
+  generator.setTitle(o.title.isEmpty() ? QStringLiteral("attnscope heatmap") : o.title);
   QCPPainter painter(&generator);
-  renderGrid(painter, plots, o.size, o.columns);
+  painter.setMode(QCPPainter::pmVectorized);  // cells as rectangles (CellColorMap)
+  renderGrid(painter, plots, o);
   painter.end();
   return bytes;
 }
@@ -104,7 +127,7 @@ QImage renderImage(const QList<QCustomPlot*>& plots, const ExportOptions& o) {
   QCPPainter painter(&image);
   painter.setRenderHint(QPainter::Antialiasing);
   painter.scale(o.scale, o.scale);
-  renderGrid(painter, plots, o.size, o.columns);
+  renderGrid(painter, plots, o);
   painter.end();
   return image;
 }

@@ -177,6 +177,14 @@ void CompareView::updateControls() {
   commonModel_->setVisible(mode() == Kind::ModelOutput);
   // A difference needs both heatmaps on the same axes.
   const bool commonTarget = mode() != Kind::OwnTranslations;
+  // Greyed, the box is unticked (a ticked greyed box claims a difference that is not drawn);
+  // back in a common-target mode, the user's choice returns.
+  if (!commonTarget && showDifference_->isEnabled()) {
+    differenceWanted_ = showDifference_->isChecked();
+    showDifference_->setChecked(false);
+  } else if (commonTarget && !showDifference_->isEnabled()) {
+    showDifference_->setChecked(differenceWanted_);
+  }
   showDifference_->setEnabled(commonTarget);
   differenceA_->setEnabled(commonTarget);
   differenceB_->setEnabled(commonTarget);

@@ -93,6 +93,7 @@ class CompareView : public QWidget, public ExportTarget, public GuideSection {
   QCheckBox* words_ = nullptr;
   QComboBox* commonModel_ = nullptr;
   QCheckBox* showDifference_ = nullptr;
+  bool differenceWanted_ = false;  // the box's state while a mode greys it out
   QComboBox* differenceA_ = nullptr;
   QComboBox* differenceB_ = nullptr;
   QLabel* status_ = nullptr;

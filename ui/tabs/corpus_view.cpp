@@ -1,5 +1,6 @@
 #include "tabs/corpus_view.h"
 
+#include <attnscope/corpus.h>
 #include <attnscope/model_folders.h>
 #include <attnscope/trainer.h>
 
@@ -12,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -113,6 +115,18 @@ QTableWidgetItem* faithfulnessItem(double value, const std::string& why, bool pe
                             : QString::number(value, 'f', 3));
 }
 
+// The sentences of a source file, for the estimate; −1 when it cannot be read or is too large to
+// count in passing (its run reads it and says what is wrong).
+int countLines(const QString& path) {
+  constexpr qint64 kLargest = 32 * 1024 * 1024;
+  if (path.isEmpty() || QFileInfo(path).size() > kLargest) return -1;
+  try {
+    return static_cast<int>(read_utf8_lines(path.toStdString()).size());
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
 QString shortName(const QString& path) {
   return path.isEmpty() ? QObject::tr("none") : QFileInfo(path).fileName();
 }
@@ -144,7 +158,13 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   faithfulness_->setToolTip(
       tr("Also test whether each model's attention explains its output: rank agreement with "
          "integrated gradients and leave-one-out, and how much the output moves when attention "
-         "is permuted or made uniform. About half a second per sentence and model."));
+         "is permuted or made uniform. Many times the decoding's time: the estimate beside says "
+         "how long at this computer's pace."));
+  estimate_ = new QLabel(this);
+  estimate_->setToolTip(
+      tr("The Corpus tab decodes greedily, as attnscope-cli eval does without --beam: the "
+         "toolbar's beam search applies to the Translation tab. The time is estimated from the "
+         "pace the last runs measured on this computer."));
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 1);
   progress_->setValue(0);
@@ -242,6 +262,7 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   runRow->addWidget(run_);
   runRow->addWidget(cancel_);
   runRow->addWidget(faithfulness_);
+  runRow->addWidget(estimate_);
   runRow->addWidget(progress_, 1);
   runRow->addWidget(status_, 1);
   auto* measures = new QSplitter(Qt::Horizontal, this);
@@ -303,6 +324,16 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   connect(run_, &QPushButton::clicked, this, &CorpusView::run);
   connect(cancel_, &QPushButton::clicked, this, &CorpusView::cancel);
   connect(modelList_, &QListWidget::itemChanged, this, &CorpusView::updateButtons);
+  connect(modelList_, &QListWidget::itemChanged, this, &CorpusView::updateEstimate);
+  connect(faithfulness_, &QCheckBox::toggled, this, &CorpusView::updateEstimate);
+  connect(
+      worker_, &CorpusWorker::paceMeasured, this,
+      [this](quint64, bool faithfulness, double seconds, int sentences) {
+        if (sentences < 20) return;  // too few to say the pace
+        AppSettings settings;
+        settings.setCorpusPace(settings.corpusPace().measured(faithfulness, seconds / sentences));
+        updateEstimate();
+      });
   connect(exportPlot_, &QPushButton::clicked, this, &CorpusView::exportPlotDialog);
   connect(exportTables_, &QPushButton::clicked, this, &CorpusView::exportTablesDialog);
   connect(sentenceModel_, &QComboBox::currentIndexChanged, this, &CorpusView::fillSentences);
@@ -380,14 +411,17 @@ QString CorpusView::unsavedWork() const {
 
 void CorpusView::setFiles(const QString& source, const QString& reference) {
   const QString before = referenceLanguage();
+  const bool newSource = source != source_;
   source_ = source;
   reference_ = reference;
   if (const QString language = referenceLanguage(); !language.isEmpty() && language != before)
     checkModelsInto(language);
+  if (newSource || sourceLines_ < 0) sourceLines_ = countLines(source);
   sourceLabel_->setText(source.isEmpty() ? tr("no file: open one, one sentence per line") : source);
   referenceLabel_->setText(reference.isEmpty() ? tr("none (no BLEU)") : reference);
   AppSettings().setCorpusFiles(source, reference);
   updateButtons();
+  updateEstimate();
 }
 
 void CorpusView::setTrainingTarget(const QString& path) {
@@ -443,6 +477,7 @@ void CorpusView::run() {
   request.referencePath = reference_;
   request.trainingTargetPath = trainingTarget_;
   request.faithfulness = faithfulness_->isChecked();
+  request.pace = AppSettings().corpusPace();
   for (int i = 0; i < modelList_->count(); ++i) {
     const QListWidgetItem* item = modelList_->item(i);
     if (item->checkState() != Qt::Checked) continue;
@@ -453,7 +488,12 @@ void CorpusView::run() {
   generation_ = worker_->nextGeneration();
   progress_->setRange(0, 1);
   progress_->setValue(0);
-  status_->setText(tr("Reading %1…").arg(shortName(source_)));
+  status_->setText(report_.isEmpty()
+                       ? tr("Reading %1…").arg(shortName(source_))
+                       : tr("Reading %1… (the tables show the last run until this one's first "
+                            "model is done)")
+                             .arg(shortName(source_)));
+  runClock_.start();
   updateButtons();
   QMetaObject::invokeMethod(worker_,
                             [w = worker_, g = generation_, request] { w->run(g, request); });
@@ -465,12 +505,37 @@ void CorpusView::cancel() {
   status_->setText(tr("Cancelling…"));
 }
 
-void CorpusView::showProgress(quint64 generation, int done, int total, const QString& model) {
+void CorpusView::showProgress(quint64 generation, qint64 done, qint64 total, const QString& doing) {
   if (generation != generation_) return;
-  progress_->setRange(0, std::max(1, total));
-  progress_->setValue(done);
-  status_->setText(
-      tr("%1: %2 of %3 translations").arg(model, QString::number(done), QString::number(total)));
+  // A bar's range is an int: a huge run's units are scaled down alike.
+  const qint64 scale = std::max<qint64>(1, total / std::numeric_limits<int>::max() + 1);
+  progress_->setRange(0, static_cast<int>(std::max<qint64>(1, total / scale)));
+  progress_->setValue(static_cast<int>(done / scale));
+  // Time left from the pace so far, once there is a pace to go by.
+  const double elapsed = runClock_.isValid() ? runClock_.elapsed() / 1000.0 : 0.0;
+  QString left;
+  if (done > 0 && done < total && elapsed >= 3.0)
+    left = tr(" · %1 left")
+               .arg(durationText(elapsed * static_cast<double>(total - done) /
+                                 static_cast<double>(done)));
+  status_->setText(doing + left);
+}
+
+void CorpusView::updateEstimate() {
+  int models = 0;
+  for (int i = 0; i < modelList_->count(); ++i)
+    models += modelList_->item(i)->checkState() == Qt::Checked ? 1 : 0;
+  QString text = tr("Greedy search");
+  if (sourceLines_ > 0 && models > 0) {
+    const double seconds =
+        AppSettings().corpusPace().runSeconds(sourceLines_, models, faithfulness_->isChecked());
+    text +=
+        tr(" · %1 × %2: %3")
+            .arg(sourceLines_ == 1 ? tr("1 sentence")
+                                   : tr("%1 sentences").arg(QLocale().toString(sourceLines_)),
+                 models == 1 ? tr("1 model") : tr("%1 models").arg(models), durationText(seconds));
+  }
+  estimate_->setText(text);
 }
 
 void CorpusView::showReport(quint64 generation, const CorpusReport& report) {
@@ -506,8 +571,7 @@ void CorpusView::showResults(quint64 generation, const CorpusReport& report) {
 
 void CorpusView::endRun(quint64 generation, const QString& message) {
   if (generation != generation_) return;
-  generation_ = 0;
-  progress_->setValue(0);
+  generation_ = 0;  // the bar stays where the run stopped
   const QString shown =
       shownGeneration_ == generation ? tr(" (the models it finished are shown)") : QString();
   status_->setText((message.isEmpty() ? tr("Cancelled") : message) + shown);

@@ -3,6 +3,7 @@
 // source length, the attention figures per model, and on request whether attention explains the
 // output) and sentence by sentence, in a sortable, filterable table whose rows open in the
 // Translation tab.
+#include <QElapsedTimer>
 #include <QHash>
 #include <QPair>
 #include <QThread>
@@ -78,6 +79,8 @@ class CorpusView : public QWidget, public ExportTarget, public GuideSection {
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
   QCheckBox* faithfulnessBox() const { return faithfulness_; }
+  QLabel* estimateLabel() const { return estimate_; }
+  QLabel* statusLabel() const { return status_; }
 
  Q_SIGNALS:
   /// A row of the sentence table was double-clicked: show this source line with this model.
@@ -93,7 +96,9 @@ class CorpusView : public QWidget, public ExportTarget, public GuideSection {
   void exportPlotDialog();
   void exportTablesDialog();
   void updateButtons();
-  void showProgress(quint64 generation, int done, int total, const QString& model);
+  void showProgress(quint64 generation, qint64 done, qint64 total, const QString& doing);
+  // What a run of the checked models takes here: the search and the time it will take.
+  void updateEstimate();
   void showReport(quint64 generation, const CorpusReport& report);
   // The models of `generation` finished so far (all of them once it ends), shown as they come.
   void showResults(quint64 generation, const CorpusReport& report);
@@ -112,6 +117,8 @@ class CorpusView : public QWidget, public ExportTarget, public GuideSection {
   void checkModelsInto(const QString& language);
 
   QString source_, reference_, trainingTarget_;
+  int sourceLines_ = -1;    // the source's sentences, for the estimate; −1: not known
+  QElapsedTimer runClock_;  // since the running request started
   CorpusReport report_;
 
   QLabel* sourceLabel_ = nullptr;
@@ -125,6 +132,7 @@ class CorpusView : public QWidget, public ExportTarget, public GuideSection {
   QCheckBox* faithfulness_ = nullptr;  // the slow measures too
   QProgressBar* progress_ = nullptr;
   QLabel* status_ = nullptr;
+  QLabel* estimate_ = nullptr;  // "Greedy search · about 4 min"
   LengthPlot* plot_ = nullptr;
   QTableWidget* metrics_ = nullptr;
   QComboBox* sentenceModel_ = nullptr;

@@ -13,6 +13,7 @@
 #include <QRandomGenerator>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -20,6 +21,7 @@
 
 #include "core/attribution_matrix.h"
 #include "core/copied_words.h"
+#include "core/model_info_text.h"
 #include "core/score_text.h"
 #include "core/what_if_text.h"
 #include "plots/beam_tree_plot.h"
@@ -35,6 +37,12 @@
 #include "workers/model_list.h"
 
 namespace attnscope::ui {
+namespace {
+// How long the Show box's choice must stay before its attribution is asked for: longer than
+// a key's auto-repeat (~30 ms) or a deliberate press after press, short enough not to be felt.
+constexpr int kAttributionSettleMs = 250;
+}  // namespace
+
 TranslationView::TranslationView(DecodingController* controller, const ModelList* models,
                                  QWidget* parent)
     : QWidget(parent), controller_(controller), models_(models) {
@@ -197,7 +205,20 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
     Q_EMIT updated();
   };
   connect(viewControls_, &AttentionViewControls::changed, this, redraw);
-  connect(shownValues_, &ShownValuesBox::changed, this, redraw);
+  // Arrowing through the Show box draws each choice at once but asks for an attribution only
+  // once the choice settles: each would start a computation of seconds.
+  attributionSettle_ = new QTimer(this);
+  attributionSettle_->setSingleShot(true);
+  attributionSettle_->setInterval(kAttributionSettleMs);
+  connect(shownValues_, &ShownValuesBox::changed, this, [this, redraw] {
+    holdAttribution_ = true;
+    redraw();
+    holdAttribution_ = false;
+    attributionSettle_->start();
+  });
+  connect(attributionSettle_, &QTimer::timeout, this, [this] {
+    if (const auto request = attributionRequest()) explanation_->requestAttribution(*request);
+  });
   connect(explanation_, &ExplanationController::attributionChanged, this, [this] {
     drawPlots();
     if (sessionShown_) showSelectedStep();
@@ -266,6 +287,15 @@ QString TranslationView::truncationNote(const SourceText& source) {
       .arg(source.kept_length);
 }
 
+void TranslationView::setOutputText(const QString& text, const QString& session) {
+  if (session.isEmpty() || session != outputSession_) output_->setMinimumHeight(0);
+  outputSession_ = session;
+  output_->setText(text);
+  if (!session.isEmpty())
+    output_->setMinimumHeight(
+        std::max(output_->minimumHeight(), output_->heightForWidth(output_->width())));
+}
+
 void TranslationView::showSnapshot() {
   const SessionSnapshot& snapshot = *controller_->snapshot();
   sessionShown_ = true;
@@ -321,7 +351,9 @@ void TranslationView::showSnapshot() {
     text += tr("<br><i>A <span style='color:%1'>grey</span> &lt;unk&gt; was left where no "
                "unknown name or number could be copied (point at it for why)</i>")
                 .arg(QLatin1String(kKeptUnknownColour));
-  output_->setText(text);
+  // Within a session the lines above the heatmap only grow: stepping back and forth, a line
+  // that came and went (a wrapped translation, a note) moved the heatmap at every step.
+  setOutputText(text, snapshot.modelKey + QLatin1Char('\n') + controller_->sentence());
   showSelectedStep();
   const auto steps = snapshot.steps.size();
   const QString count = steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps);
@@ -349,7 +381,8 @@ void TranslationView::drawTranslation(const Translation& t, const QString& model
     model.subword_marker = t.subword_marker;
   }
   viewControls_->adaptTo(model);
-  if (const auto request = attributionRequest()) explanation_->requestAttribution(*request);
+  if (!holdAttribution_)
+    if (const auto request = attributionRequest()) explanation_->requestAttribution(*request);
   drawPlots();
   Q_EMIT translationDrawn();
 }
@@ -772,10 +805,10 @@ void TranslationView::showHypothesis(int index) {
   attributionPlot_->setReservedRows(0);
   drawTranslation(t, beamKey_);
   heatmap_->setCurrentRow(-1);
-  output_->setText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
-                       .arg(translationHtml(t), QString::number(beamHypotheses_.size()),
-                            QString::number(index + 1), beamScoreTexts_.value(index)) +
-                   truncationNote(t.source));
+  setOutputText(tr("%1 <span style='color:gray'>(beam %2, hypothesis %3, score %4)</span>")
+                    .arg(translationHtml(t), QString::number(beamHypotheses_.size()),
+                         QString::number(index + 1), beamScoreTexts_.value(index)) +
+                truncationNote(t.source));
   stepPanel_->showStep(nullptr, 0, {});
   stepPanel_->showAttribution({}, {}, {}, false, {});
   Q_EMIT updated();
@@ -792,9 +825,9 @@ void TranslationView::showBeamNode(const Translation& t, const Step* step, const
   heatmap_->setReservedRows(0);
   attributionPlot_->setReservedRows(0);
   drawTranslation(t, beamView_->modelKey());
-  output_->setText(tr("%1 <span style='color:gray'>(%2)</span>")
-                       .arg(translationHtml(t), caption.toHtmlEscaped()) +
-                   truncationNote(t.source));
+  setOutputText(tr("%1 <span style='color:gray'>(%2)</span>")
+                    .arg(translationHtml(t), caption.toHtmlEscaped()) +
+                truncationNote(t.source));
   stepPanel_->bars()->setEditable(false, whyNotEditable());
   stepPanel_->bars()->setOriginalRow({});
   stepPanel_->setAttentionEdited(false);
@@ -854,10 +887,10 @@ void TranslationView::showAttentionFile(const AttentionFile& file, const QString
   QStringList target;
   for (const auto& token : file.target_tokens) target << QString::fromStdString(token);
   const QString lineText = line > 1 ? tr(", line %1").arg(line) : QString();
-  output_->setText(tr("%1 <span style='color:gray'>(%2: %3%4)</span>")
-                       .arg(target.join(QLatin1Char(' ')).toHtmlEscaped(),
-                            QString::fromStdString(file.format),
-                            QFileInfo(path).fileName().toHtmlEscaped(), lineText));
+  setOutputText(tr("%1 <span style='color:gray'>(%2: %3%4)</span>")
+                    .arg(target.join(QLatin1Char(' ')).toHtmlEscaped(),
+                         QString::fromStdString(file.format),
+                         QFileInfo(path).fileName().toHtmlEscaped(), lineText));
   Q_EMIT updated();
 }
 
@@ -884,7 +917,7 @@ void TranslationView::clear() {
   shown_ = Translation{};
   heatmap_->setMatrix({});
   attributionPlot_->setMatrix({});
-  output_->clear();
+  setOutputText(QString());
   stepPanel_->showStep(nullptr, 0, {});
   stepPanel_->showAttribution({}, {}, {}, false, {});
   Q_EMIT updated();
@@ -921,6 +954,11 @@ QString TranslationView::exportName() const {
   }
   if (sessionShown_ && explanation_->hasEdits()) name += QStringLiteral("-edited");
   return name;
+}
+
+QString TranslationView::exportTitle() const {
+  if (fileShown_ || shownKey_.isEmpty()) return {};  // a file's matrix: its own title says
+  return exportTitleText(shownKey_, models_->info(shownKey_), controller_->sentence());
 }
 
 void TranslationView::exportTo(const QString& path, const ExportOptions& options) const {

@@ -21,6 +21,7 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 class QSplitter;
+class QTimer;
 
 namespace attnscope::ui {
 
@@ -67,6 +68,7 @@ class TranslationView : public QWidget, public ExportTarget, public GuideSection
   /// "attention", the method ("ig"), or both side by side ("attention-ig"); "-edited" while
   /// attention edits are marked.
   QString exportName() const override;
+  QString exportTitle() const override;
   /// The heatmap; side by side, the attention and the attribution in one picture; the beam tree
   /// while it has the focus.
   void exportTo(const QString& path, const ExportOptions& options) const override;
@@ -121,6 +123,9 @@ class TranslationView : public QWidget, public ExportTarget, public GuideSection
   // "The sentence has 120 words; the model reads the first 99." under any translation shown of
   // a cut sentence; "" for a whole one.
   static QString truncationNote(const SourceText& source);
+  // The translation line and its notes; within one `session` (model and sentence) its height
+  // only grows, so stepping does not move the heatmap. An empty session keeps no height.
+  void setOutputText(const QString& text, const QString& session = QString());
   void drawTranslation(const Translation& t, const QString& modelKey);
   // The heatmaps of shown_ as Show asks: attention, attribution, or both.
   void drawPlots();
@@ -185,9 +190,13 @@ class TranslationView : public QWidget, public ExportTarget, public GuideSection
   QList<Translation> beamHypotheses_;
   QStringList beamScoreTexts_;  // the hypotheses' scores as the list writes them
   QString beamKey_;
-  Translation shown_;          // what the heatmap draws, redrawn when the view controls change
-  QString shownKey_;           // the model that made shown_
-  bool sessionShown_ = false;  // shown_ is the session's (not a beam's or a file's)
+  Translation shown_;  // what the heatmap draws, redrawn when the view controls change
+  QString shownKey_;   // the model that made shown_
+  bool sessionShown_ = false;
+  QString outputSession_;                // the session whose lines setOutputText keeps room for
+  QTimer* attributionSettle_ = nullptr;  // asks for the Show box's attribution once it settles
+  bool holdAttribution_ = false;  // while a Show box change redraws  // shown_ is the session's
+                                  // (not a beam's or a file's)
   bool fileShown_ = false;
   bool beamNodeShown_ = false;  // shown_ is a beam tree node's hypothesis (BeamView decides)     //
                                 // shown_ is empty: the heatmap holds an attention file's matrix

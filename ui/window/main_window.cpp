@@ -42,7 +42,7 @@
 #include "widgets/decoding_tool_bar.h"
 #include "widgets/discard_question.h"
 #include "widgets/examples_menu.h"
-#include "widgets/export_size_dialog.h"
+#include "widgets/export_picture_dialog.h"
 #include "widgets/file_dialogs.h"
 #include "widgets/history_line_edit.h"
 #include "widgets/type_to_search.h"
@@ -569,10 +569,12 @@ void MainWindow::exportDialog() {
   options.size = target.exportSize();
   const auto format = exportFormatFor(path);
   if (format && isPicture(*format)) {
-    ExportSizeDialog dialog(options.size, format == ExportFormat::Png, this);
+    ExportPictureDialog dialog(options.size, target.exportTitle(), format == ExportFormat::Png,
+                               this);
     if (dialog.exec() != QDialog::Accepted) return;
     options.size = dialog.size();
     options.scale = dialog.scale();
+    options.title = dialog.title();
   }
   exportTo(path, options);
 }

@@ -3,6 +3,8 @@
 #include <attnscope/corpus.h>
 #include <attnscope/thread_settings.h>
 
+#include <QElapsedTimer>
+#include <QLocale>
 #include <stdexcept>
 
 namespace attnscope::ui {
@@ -58,33 +60,53 @@ void CorpusWorker::run(quint64 generation, const CorpusRequest& request) {
     }
     if (report.sources.empty()) throw std::invalid_argument("'" + source + "' has no sentences");
     const int sentences = static_cast<int>(report.sources.size());
-    // Each model's sentences are decoded, then (with faithfulness) measured once more.
-    const int passes = request.faithfulness ? 2 : 1;
-    const int total = sentences * passes * static_cast<int>(request.models.size());
+    // Each model's sentences are decoded, then (with faithfulness) measured once more, which
+    // costs many times the decoding: progress counts both in units of a decoded sentence.
+    const qint64 faithfulnessUnits = request.faithfulness ? request.pace.faithfulnessUnits() : 0;
+    const qint64 perModel = sentences * (1 + faithfulnessUnits);
+    const qint64 total = perModel * request.models.size();
+    const QString count = QLocale().toString(sentences);
     for (int m = 0; m < request.models.size(); ++m) {
       const QString& model = request.models[m];
-      const int before = m * passes * sentences;
-      Q_EMIT progress(generation, before, total, model);
+      const qint64 before = m * perModel;
+      const auto decoding = [&](size_t done) {
+        Q_EMIT progress(generation, before + static_cast<qint64>(done), total,
+                        tr("%1: %2 of %3 translations")
+                            .arg(model, QLocale().toString(static_cast<qint64>(done)), count));
+      };
+      decoding(0);
       CorpusEvaluation e;
       ModelFaithfulness f;
       try {
         const Translator& t = translator(request.paths.value(m));
+        QElapsedTimer clock;
+        clock.start();
         e = evaluate_corpus(
             t, report.sources, references, TranslationOptions{},
             [&](size_t done, size_t) {
-              Q_EMIT progress(generation, before + static_cast<int>(done), total, model);
+              decoding(done);
               return !obsolete(generation);
             },
             &lexicon);
+        if (!e.cancelled)
+          Q_EMIT paceMeasured(generation, false, clock.elapsed() / 1000.0, sentences);
         if (!e.cancelled && request.faithfulness) {
-          const QString label = tr("%1: faithfulness").arg(model);
-          Q_EMIT progress(generation, before + sentences, total, label);
-          f = evaluate_faithfulness(
-              t, report.sources, FaithfulnessOptions{}, [&](size_t done, size_t) {
-                Q_EMIT progress(generation, before + sentences + static_cast<int>(done), total,
-                                label);
-                return !obsolete(generation);
-              });
+          const auto measuring = [&](size_t done) {
+            Q_EMIT progress(generation,
+                            before + sentences + static_cast<qint64>(done) * faithfulnessUnits,
+                            total,
+                            tr("%1: faithfulness, %2 of %3 sentences")
+                                .arg(model, QLocale().toString(static_cast<qint64>(done)), count));
+          };
+          measuring(0);
+          clock.restart();
+          f = evaluate_faithfulness(t, report.sources, FaithfulnessOptions{},
+                                    [&](size_t done, size_t) {
+                                      measuring(done);
+                                      return !obsolete(generation);
+                                    });
+          if (!f.cancelled && t.info().has_attention)  // `none` has nothing to test: no pace
+            Q_EMIT paceMeasured(generation, true, clock.elapsed() / 1000.0, sentences);
         }
       } catch (const std::exception& error) {
         throw std::runtime_error("model '" + model.toStdString() + "': " + error.what());

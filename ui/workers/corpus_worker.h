@@ -11,6 +11,7 @@
 #include <atomic>
 #include <memory>
 
+#include "core/corpus_pace.h"
 #include "core/corpus_report.h"
 
 namespace attnscope::ui {
@@ -25,6 +26,7 @@ struct CorpusRequest {
   QString trainingTargetPath;
   // Also measure whether attention explains the output (faithfulness.h): seconds a sentence.
   bool faithfulness = false;
+  CorpusPace pace;  // weighs progress: a sentence's faithfulness tests as the decoding they cost
 };
 
 class CorpusWorker : public QObject {
@@ -42,9 +44,13 @@ class CorpusWorker : public QObject {
   void run(quint64 generation, const attnscope::ui::CorpusRequest& request);
 
  Q_SIGNALS:
-  /// `done` of `total` sentence translations (sentences × models, twice that with
-  /// faithfulness); `model` is being decoded, or measured ("additive: faithfulness").
-  void progress(quint64 generation, int done, int total, const QString& model);
+  /// `done` of `total` work units (a decoded sentence is one, a sentence's faithfulness tests
+  /// CorpusPace::faithfulnessUnits()), and what is being done in words ("additive: 120 of
+  /// 1,000 translations", "additive: faithfulness, 12 of 1,000 sentences").
+  void progress(quint64 generation, qint64 done, qint64 total, const QString& doing);
+  /// One model's decoding (or faithfulness tests) finished over `sentences` sentences in
+  /// `seconds`: this computer's pace, for the next run's estimate.
+  void paceMeasured(quint64 generation, bool faithfulness, double seconds, int sentences);
   /// A model finished before the last: `report` holds the models done so far, to be shown while
   /// the run goes on.
   void evaluated(quint64 generation, const attnscope::ui::CorpusReport& report);

@@ -141,7 +141,8 @@ std::string edit_support(const Translator& translator);
 /// Greedy decoding of `sentence` with `what_if` applied; the other steps read the model's own
 /// attention. Editing a step to the model's own row changes nothing. Throws std::runtime_error
 /// when the model cannot be edited (edit_support()), std::invalid_argument "attention edit
-/// 'SPEC': PROBLEM" when an edit does not fit its row or its step is never reached.
+/// 'SPEC': PROBLEM" when an edit does not fit its row, its step is never reached or the sentence
+/// is empty, and when two edits edit one step. An `all` edit applies before a step's own edit.
 EditedTranslation translate_with_edits(const Translator& translator, const std::string& sentence,
                                        const WhatIf& what_if,
                                        const TranslationOptions& options = {});

@@ -1,6 +1,7 @@
 #pragma once
 // Text normalisation and tokenisation, the Multi30k convention: Unicode lowercase, words and
 // numbers kept together, every other visible character its own token.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,5 +62,11 @@ std::string replace_invalid_utf8(std::string_view bytes);
 /// control characters (an escape sequence can retitle or clear a terminal) become U+FFFD, line
 /// breaks and tabs a space, and the direction overrides that reorder what follows are dropped.
 std::string printable(std::string_view text);
+
+/// A number as a person writes one: decimal digits with an optional sign, point and exponent
+/// ("0.5", "-2", "1e-3"), nothing before or after it, finite and within a float's range (the
+/// values it gives are stored as floats: 1e308 is finite as a double but inf once stored).
+/// nullopt for anything else: "", " 0.5", "0.5 ", "0x10", "nan", "inf", "1e39", "1,5".
+std::optional<double> decimal_number(std::string_view text);
 
 }  // namespace attnscope

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "attnscope/explanation.h"
+#include "attnscope/text.h"
 
 namespace attnscope {
 namespace {
@@ -28,6 +29,15 @@ long long whole_number(const std::string& text, long long largest) {
     value = value * 10 + (c - '0');
   }
   return value <= largest ? value : -1;
+}
+
+// A spec as a message quotes it: a 30,000-weight spec would make a 60 KB error line.
+std::string quoted(const std::string& spec) {
+  constexpr size_t kShown = 60;
+  if (spec.size() <= kShown) return "'" + spec + "'";
+  size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(spec[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8
+  return "'" + spec.substr(0, cut) + "…' (" + std::to_string(spec.size()) + " characters)";
 }
 
 std::string join(const std::vector<int>& values) {
@@ -68,7 +78,7 @@ std::string AttentionEdit::spec() const {
 std::vector<float> AttentionEdit::apply(const std::vector<float>& row) const {
   const auto n = static_cast<int>(row.size());
   auto fail = [this](const std::string& problem) {
-    throw std::invalid_argument("attention edit '" + spec() + "': " + problem);
+    throw std::invalid_argument("attention edit " + quoted(spec()) + ": " + problem);
   };
   if (n == 0) fail("the row has no source token");
   for (int p : positions)
@@ -122,7 +132,7 @@ std::vector<float> AttentionEdit::apply(const std::vector<float>& row) const {
 
 AttentionEdit parse_attention_edit(const std::string& spec) {
   auto fail = [&spec](const std::string& problem) -> AttentionEdit {
-    throw std::invalid_argument("attention edit '" + spec + "': " + problem);
+    throw std::invalid_argument("attention edit " + quoted(spec) + ": " + problem);
   };
   const std::string usage =
       "expected STEP:uniform, STEP:zero=I[,J...], STEP:onehot=I, STEP:shuffle=SEED or "
@@ -173,13 +183,11 @@ AttentionEdit parse_attention_edit(const std::string& spec) {
     edit.kind = AttentionEdit::Kind::kWeights;
     double sum = 0.0;
     for (const std::string& part : split(argument, ',')) {
-      char* end = nullptr;
-      const float w = part.empty() ? NAN : std::strtof(part.c_str(), &end);
-      if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(w))
-        return fail("weight '" + part + "' is not a finite number");
-      if (w < 0.0f) return fail("weight " + part + " is negative");
-      edit.weights.push_back(w);
-      sum += w;
+      const std::optional<double> w = decimal_number(part);
+      if (!w) return fail("weight '" + part.substr(0, 40) + "' is not a decimal number");
+      if (*w < 0.0) return fail("weight " + part.substr(0, 40) + " is negative");
+      edit.weights.push_back(static_cast<float>(*w));
+      sum += *w;
     }
     if (!(sum > 0.0)) return fail("the weights sum to 0");
   } else {

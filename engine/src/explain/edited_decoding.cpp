@@ -1,6 +1,7 @@
 #include <c10/core/InferenceMode.h>
 
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "attnscope/explanation.h"
@@ -8,6 +9,26 @@
 #include "decode/translator_impl.h"
 
 namespace attnscope {
+namespace {
+
+// The edits by step (AttentionEdit::kEveryStep for `all`), one a step: a second edit of a step
+// would silently replace or reshape the first, so it is refused.
+std::map<int, const AttentionEdit*> edits_by_step(const std::vector<AttentionEdit>& edits) {
+  std::map<int, const AttentionEdit*> by_step;
+  for (const AttentionEdit& edit : edits) {
+    const auto [earlier, inserted] = by_step.emplace(edit.step, &edit);
+    if (inserted) continue;
+    const std::string which = edit.step == AttentionEdit::kEveryStep
+                                  ? "every step (all)"
+                                  : "step " + std::to_string(edit.step + 1);
+    throw std::invalid_argument("attention edits '" + earlier->second->spec().substr(0, 60) +
+                                "' and '" + edit.spec().substr(0, 60) + "' both edit " + which +
+                                ": give a step one edit (zero=I,J zeroes several positions)");
+  }
+  return by_step;
+}
+
+}  // namespace
 
 std::string edit_support(const Translator& translator) {
   return translator.impl().model->edit_support();
@@ -19,10 +40,15 @@ EditedTranslation translate_with_edits(const Translator& translator, const std::
   StepModel& model = *impl.model;
   if (!what_if.edits.empty() && !model.edit_support().empty())
     throw std::runtime_error(model.edit_support());
+  const std::map<int, const AttentionEdit*> by_step = edits_by_step(what_if.edits);
+  const auto every_step = by_step.find(AttentionEdit::kEveryStep);
   c10::InferenceMode inference;
   EditedTranslation result;
   const SourceText source = impl.tokens.prepare_source(sentence);
   if (impl.tokens.is_empty(source)) {
+    if (!what_if.edits.empty())
+      throw std::invalid_argument("attention edit '" + what_if.edits.front().spec().substr(0, 60) +
+                                  "': the sentence is empty, so no step reads attention");
     result.translation = impl.empty_translation(source);
     return result;
   }
@@ -37,11 +63,13 @@ EditedTranslation translate_with_edits(const Translator& translator, const std::
     StepOutput out = model.step(*rows, previous_tensor);
     bool edited = false;
     std::vector<float> row;
-    for (const AttentionEdit& edit : what_if.edits) {
-      if (!edit.applies_to(t)) continue;
+    // An `all` edit first, then the step's own edit of what it left.
+    const auto own = by_step.find(t);
+    for (const auto& edit : {every_step, own}) {
+      if (edit == by_step.end()) continue;
       if (!edited) row = tensor_row(out.attention, 0, source_length);
       if (!edited) result.original_rows.push_back(row);
-      row = edit.apply(row);  // several edits of one step apply in their order
+      row = edit->second->apply(row);
       edited = true;
     }
     if (edited) {

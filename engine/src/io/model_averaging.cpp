@@ -31,6 +31,13 @@ std::string difference(const Checkpoint& first, const Checkpoint& candidate) {
       first.target_subwords.bytes() != candidate.target_subwords.bytes())
     return "its subword models differ";
   if (is_training_state(candidate)) return "it is a training state, not a model file";
+  // Runs that started from other random weights learn the same function in differently arranged
+  // units: their mean is no model. The seed says where a run started.
+  if (first.training.seed != candidate.training.seed)
+    return "it comes from another training run (seed " + std::to_string(candidate.training.seed) +
+           ", not " + std::to_string(first.training.seed) +
+           "), and the mean of runs that started apart is a broken model: average the epochs of "
+           "one run (train --save-epochs)";
   if (first.tensors.size() != candidate.tensors.size()) return "it holds other tensors";
   for (size_t i = 0; i < first.tensors.size(); ++i) {
     const auto& [name, tensor] = first.tensors[i];

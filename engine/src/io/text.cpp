@@ -6,6 +6,9 @@
 #include <unicode/unistr.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
 
 #include "attnscope/errors.h"
 
@@ -192,6 +195,20 @@ std::vector<std::string> split_on_whitespace(std::string_view text) {
     start = end;
   }
   return tokens;
+}
+
+std::optional<double> decimal_number(std::string_view text) {
+  // from_chars, not strtod: it reads neither leading spaces nor hexadecimal, and it ignores the
+  // locale (under a German one strtod would take "0,5" and refuse "0.5").
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty() || text.front() == '+') return std::nullopt;
+  double value = 0.0;
+  const auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (!std::isfinite(value) || std::abs(value) > std::numeric_limits<float>::max())
+    return std::nullopt;
+  return value;
 }
 
 }  // namespace attnscope
