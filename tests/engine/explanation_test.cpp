@@ -127,6 +127,17 @@ TEST(IntegratedGradients, RefiningStopsAtTheTimeLimitAndWhenAskedTo) {
   EXPECT_EQ(asked, 4);
   EXPECT_GT(a.relative_completeness_gap(), 0.0f);
   EXPECT_TRUE(a.ig_cut_short);
+  // Each pass that goes on refining is handed to the caller as it stands (the app shows it).
+  std::vector<int> passes;
+  asked = 0;
+  o.on_refining = [&passes](const Attribution& so_far) {
+    EXPECT_TRUE(so_far.ig_cut_short);
+    EXPECT_EQ(so_far.values.size(), 6u);  // the rows of the forced target and its </s>
+    passes.push_back(so_far.ig_steps);
+  };
+  EXPECT_EQ(attribute(translator, "a b c d e f", o, std::string("b d f a c")).ig_steps, 16);
+  EXPECT_EQ(passes, (std::vector<int>{2, 4, 8}));
+  o.on_refining = nullptr;
   // Stopped by the step limit, or not refining at all: not cut short.
   o.stop_refining = nullptr;
   EXPECT_FALSE(attribute(translator, "a b c d e f", o, std::string("b d f a c")).ig_cut_short);

@@ -342,7 +342,11 @@ void CoreTextTest::integratedGradientsTitleSaysWhenTheTimeLimitStoppedIt() {
   a.baseline_log_probabilities = {-1.1f};
   QCOMPARE(attributionTitle(a), QString("integrated gradients (32 steps, gap 50.0%)"));
   a.ig_cut_short = true;
-  QCOMPARE(attributionTitle(a), QString("integrated gradients (32 steps, gap 50.0%: time limit)"));
+  QCOMPARE(attributionTitle(a),
+           QString("integrated gradients (32 steps, gap 50.0%)\ngap above 1%: refining stopped "
+                   "(time limit, or you moved on)"));
+  QCOMPARE(attributionTitle(a, /*refining=*/true),
+           QString("integrated gradients (32 steps, gap 50.0%)\ngap above 1%: refining…"));
   a.method = AttributionMethod::kLeaveOneOut;
   QCOMPARE(attributionTitle(a), QString("leave one out"));
 }

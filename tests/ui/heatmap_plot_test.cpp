@@ -26,6 +26,7 @@ class HeatmapPlotTest : public QObject {
   void aShortBarChartElidesItsValueName();
   void theColourScaleKeepsItsTopWhileStepping();
   void anExportIsReadyForASlideOrAPaper();
+  void barsAreDrawnWithTheStepTheyBelongTo();
 };
 
 // A copied 100-letter word: its labels are cut in the middle (start and mark kept), so the cells
@@ -307,6 +308,37 @@ void HeatmapPlotTest::anExportIsReadyForASlideOrAPaper() {
     }
   QCOMPARE(framePixels, 0);
   QCOMPARE(visibleFrames(), 2);  // the window's frames are back
+}
+
+// During Play the step panel's heading said step 10 while its bars were step 9's: the bars were
+// redrawn on a later event than the heading. A new row is in the very next paint.
+void HeatmapPlotTest::barsAreDrawnWithTheStepTheyBelongTo() {
+  AttentionBars bars;
+  bars.resize(300, 200);
+  bars.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&bars));
+  bars.setRow({"a", "b", "c"}, {0.1f, 0.2f, 0.7f});
+  QCoreApplication::processEvents();
+  bars.setRow({"a", "b", "c"}, {0.7f, 0.2f, 0.1f});
+  const QImage now = bars.grab().toImage();  // no event processed since the new row
+  QCoreApplication::processEvents();         // whatever was queued
+  QCOMPARE(now, bars.grab().toImage());
+  // The heatmap's current-step frame, likewise.
+  AttentionMatrix m;
+  m.targetTokens = {"x", "y", "z"};
+  m.sourceTokens = {"a", "b"};
+  m.weights = {{0.5, 0.5}, {0.2, 0.8}, {0.9, 0.1}};
+  HeatmapPlot plot;
+  plot.resize(400, 300);
+  plot.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&plot));
+  plot.setMatrix(m);
+  plot.setCurrentRow(0);
+  QCoreApplication::processEvents();
+  plot.setCurrentRow(2);
+  const QImage framed = plot.grab().toImage();
+  QCoreApplication::processEvents();
+  QCOMPARE(framed, plot.grab().toImage());
 }
 
 QTEST_MAIN(HeatmapPlotTest)

@@ -7,15 +7,21 @@
 
 namespace attnscope::ui {
 
-QString attributionTitle(const Attribution& a) {
+QString attributionTitle(const Attribution& a, bool refining) {
   const QString method = QString::fromStdString(attribution_method_title(a.method));
   if (a.method != AttributionMethod::kIntegratedGradients) return method;
   // Relative: comparable across rows and models (the step panel gives a row's absolute gap).
   const QString gap = QString::number(100.0 * a.relative_completeness_gap(), 'f', 1);
-  // Refining stopped at the app's time limit: say so, or a large gap looks like the answer.
+  const QString title = QObject::tr("%1 (%2 steps, gap %3%)").arg(method).arg(a.ig_steps).arg(gap);
+  const QString target =
+      QString::number(100.0 * AttributionOptions::kCompleteWithin, 'g', 3) + QLatin1Char('%');
+  if (refining)
+    return title + QLatin1Char('\n') + QObject::tr("gap above %1: refining…").arg(target);
+  // Refining stopped short of the target: say so, or a large gap looks like the answer.
   if (a.ig_cut_short)
-    return QObject::tr("%1 (%2 steps, gap %3%: time limit)").arg(method).arg(a.ig_steps).arg(gap);
-  return QObject::tr("%1 (%2 steps, gap %3%)").arg(method).arg(a.ig_steps).arg(gap);
+    return title + QLatin1Char('\n') +
+           QObject::tr("gap above %1: refining stopped (time limit, or you moved on)").arg(target);
+  return title;
 }
 
 bool isSignedMethod(AttributionMethod method) { return method != AttributionMethod::kGradient; }
@@ -59,7 +65,8 @@ QString completenessText(const Attribution& a, int step) {
            QString::number(std::abs(sum - (logp - baseline)), 'f', 3));
 }
 
-AttentionMatrix attributionMatrix(const Attribution& a, int steps, const AttentionView& view) {
+AttentionMatrix attributionMatrix(const Attribution& a, int steps, const AttentionView& view,
+                                  bool refining) {
   Translation t = a.translation;
   t.attention = a.values;
   t.head_attention.clear();
@@ -73,8 +80,11 @@ AttentionMatrix attributionMatrix(const Attribution& a, int steps, const Attenti
   if (t.probabilities.size() > kept) t.probabilities.resize(kept);
   AttentionView own = view;
   own.choice = {};  // an attribution is of the output, not of one layer's head
-  AttentionMatrix m = AttentionMatrix::fromTranslation(t, attributionTitle(a), own);
-  if (!m.view.isEmpty()) m.title += QStringLiteral(" · ") + m.view;
+  AttentionMatrix m = AttentionMatrix::fromTranslation(t, attributionTitle(a, refining), own);
+  if (!m.view.isEmpty()) {  // on the first line, the method's
+    const auto lineEnd = m.title.indexOf(QLatin1Char('\n'));
+    m.title.insert(lineEnd < 0 ? m.title.size() : lineEnd, QStringLiteral(" · ") + m.view);
+  }
   return m;
 }
 

@@ -9,8 +9,11 @@
 
 namespace attnscope::ui {
 
-/// "integrated gradients (32 steps): completeness gap 0.003", "gradient", "leave one out".
-QString attributionTitle(const Attribution& attribution);
+/// "gradient", "leave one out", "integrated gradients (64 steps, gap 0.6%)"; integrated gradients
+/// short of the completeness target say so on a line of their own (a narrow plot elides each
+/// line, and a warning at the end of one long line was cut off): "gap above 1%: refining…" while
+/// `refining`, else "gap above 1%: refining stopped (time limit, or you moved on)".
+QString attributionTitle(const Attribution& attribution, bool refining = false);
 
 /// Whether the method's values may be negative (a colour scale centred on 0): all but the
 /// gradient's norm.
@@ -30,7 +33,7 @@ QString completenessText(const Attribution& attribution, int step);
 /// titled attributionTitle(), in words when `view` says so for a subword model (a word's source
 /// pieces summed, its target pieces' rows averaged, as the attention's).
 AttentionMatrix attributionMatrix(const Attribution& attribution, int steps,
-                                  const AttentionView& view);
+                                  const AttentionView& view, bool refining = false);
 
 /// Step `step`'s row over the source: tokens, or words (a word's pieces summed) when `words`.
 std::vector<float> attributionRow(const Attribution& attribution, int step, bool words);

@@ -86,10 +86,12 @@ struct AttributionRequest {
   AttributionMethod method = AttributionMethod::kIntegratedGradients;
   // Integrated gradients: the steps to start from (the engine's default, 32), doubled until every
   // row is complete within igTolerance (32 or 64 for soft attention, up to 1024 for a nearly
-  // one-hot one) or until the next doubling would end later than igSeconds.
+  // one-hot one) or until the next doubling would end later than igSeconds. The first pass is
+  // shown at once and each later one as it ends (AttributionResult::refining), and any newer
+  // request of the worker stops the refining: the user has moved on.
   int igSteps = AttributionOptions().ig_steps;
   double igTolerance = AttributionOptions::kCompleteWithin;
-  double igSeconds = 3.0;
+  double igSeconds = 60.0;
   bool operator==(const AttributionRequest& o) const {
     return modelKey == o.modelKey && sentence == o.sentence && forced == o.forced &&
            method == o.method && igSteps == o.igSteps && igTolerance == o.igTolerance &&
@@ -101,6 +103,7 @@ struct AttributionResult {
   AttributionRequest request;
   Attribution attribution;  // its translation keeps "<unk>" as the model emitted it
   QString error;            // not empty: no attribution, and why
+  bool refining = false;    // integrated gradients so far: a finer result follows
 };
 
 /// A what-if of the Translation tab: the session's sentence, model and forced tokens, decoded

@@ -125,7 +125,9 @@ void AttentionBars::draw() {
   } else {
     yAxis->setRange(0, 1);
   }
-  replot(QCustomPlot::rpQueuedReplot);
+  // Drawn now, shown in the next paint with whatever else changed (the step panel's heading):
+  // a queued replot showed a new heading over the previous step's bars during Play.
+  replot(QCustomPlot::rpQueuedRefresh);
 }
 
 void AttentionBars::setEditable(bool editable, const QString& whyNot) {

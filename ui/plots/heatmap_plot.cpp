@@ -339,7 +339,8 @@ void HeatmapPlot::setCurrentRow(int row) {
   const bool visible = row >= 0 && row < matrix_.rows();
   rowFrame_->setVisible(visible);
   if (visible) placeFrame(rowFrame_, row, 0, matrix_.columns() - 1);
-  replot(QCustomPlot::rpQueuedReplot);
+  // In the next paint, with the step panel's heading and bars: never a frame a step behind.
+  replot(QCustomPlot::rpQueuedRefresh);
 }
 
 void HeatmapPlot::setHighlightedCell(int row, int column) {

@@ -470,7 +470,7 @@ void TranslationView::drawAttribution(HeatmapPlot* plot, AttributionMethod metho
     const AttributionResult& result = *explanation_->attribution();
     if (result.error.isEmpty()) {
       plot->setMatrix(attributionMatrix(result.attribution, static_cast<int>(shown_.tokens.size()),
-                                        viewControls_->view()));
+                                        viewControls_->view(), result.refining));
       return;
     }
     plot->setEmptyText(tr("No %1:\n%2").arg(title, result.error));

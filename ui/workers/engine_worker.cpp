@@ -5,7 +5,9 @@
 #include <attnscope/thread_settings.h>
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
+#include <type_traits>
 
 #include "core/what_if_text.h"
 
@@ -372,8 +374,22 @@ void EngineWorker::attribute(quint64 generation, const AttributionRequest& reque
     options.ig_steps = request.igSteps;
     options.ig_tolerance = request.igTolerance;
     options.ig_seconds = request.igSeconds;
-    // A newer request (another sentence, model or method) stops the refining at its next pass.
-    options.stop_refining = [this, generation] { return obsolete(generation, kChannel); };
+    // Any newer request, of any channel (another sentence, a step, another method), is the user
+    // moving on: refining yields to it at its next pass.
+    std::array<quint64, std::extent_v<decltype(latest_)>> asked{};
+    for (size_t c = 0; c < asked.size(); ++c) asked[c] = latest_[c].load();
+    options.stop_refining = [this, asked] {
+      for (size_t c = 0; c < asked.size(); ++c)
+        if (latest_[c].load() != asked[c]) return true;
+      return false;
+    };
+    // Each pass short of the tolerance is shown at once; the finer one follows.
+    options.on_refining = [&](const Attribution& so_far) {
+      AttributionResult early = result;
+      early.attribution = so_far;
+      early.refining = true;
+      if (!obsolete(generation, kChannel)) Q_EMIT attributionReady(generation, early);
+    };
     // Forced tokens lead elsewhere than greedy search: that path, to its end, is explained,
     // token by token as the session emitted it (its text would be tokenised anew, copied
     // unknown words and subword pieces included, and could give other tokens).

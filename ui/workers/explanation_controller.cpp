@@ -7,7 +7,7 @@ ExplanationController::ExplanationController(EngineWorker* worker, QObject* pare
   connect(worker_, &EngineWorker::attributionReady, this,
           [this](quint64 generation, const AttributionResult& result) {
             if (generation != attributionGeneration_) return;  // asked for something else since
-            attributionPending_ = false;
+            attributionPending_ = result.refining;             // a finer result follows
             attribution_ = result;
             Q_EMIT attributionChanged();
           });

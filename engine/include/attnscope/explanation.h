@@ -31,6 +31,8 @@ std::string attribution_method_title(AttributionMethod method);
 /// the names.
 AttributionMethod parse_attribution_method(const std::string& name);
 
+struct Attribution;
+
 struct AttributionOptions {
   static constexpr int kMaxIgSteps = 1024;  // bounds the time and memory of one sentence
   // The completeness the app and `explain` refine to by default (ig_tolerance below).
@@ -49,6 +51,9 @@ struct AttributionOptions {
   // With ig_tolerance: asked before each doubling; true stops there (a caller whose request
   // was superseded). The result so far is returned.
   std::function<bool()> stop_refining;
+  // With ig_tolerance: handed the result so far after each pass that leaves it short of the
+  // tolerance and goes on refining (its ig_cut_short true), so a caller can show it at once.
+  std::function<void(const Attribution&)> on_refining;
 };
 
 struct Attribution {

@@ -165,9 +165,17 @@ void attribute_by_gradients(const Translator::Impl& impl, const Explained& e,
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
       return elapsed + seconds_per_point * n <= options.ig_seconds;
     };
-    while (options.ig_tolerance > 0 && result.relative_completeness_gap() > options.ig_tolerance &&
-           2 * n <= AttributionOptions::kMaxIgSteps && next_fits_in_time() &&
-           !(options.stop_refining && options.stop_refining())) {
+    const auto refines = [&] {
+      return options.ig_tolerance > 0 &&
+             result.relative_completeness_gap() > options.ig_tolerance &&
+             2 * n <= AttributionOptions::kMaxIgSteps && next_fits_in_time() &&
+             !(options.stop_refining && options.stop_refining());
+    };
+    while (refines()) {
+      if (options.on_refining) {
+        result.ig_cut_short = true;  // as it stands: short of the tolerance, refined further
+        options.on_refining(result);
+      }
       const Clock::time_point pass = Clock::now();
       const torch::Tensor midpoints = (torch::arange(n, torch::kFloat) + 0.5) / n;
       const PathGradients m = model->path_gradients(midpoints.view({-1, 1, 1}) * x.unsqueeze(0),
