@@ -27,6 +27,7 @@ class HeatmapPlotTest : public QObject {
   void theColourScaleKeepsItsTopWhileStepping();
   void anExportIsReadyForASlideOrAPaper();
   void barsAreDrawnWithTheStepTheyBelongTo();
+  void columnLabelsTurnOnlyWhenTheyDoNotFit();
 };
 
 // A copied 100-letter word: its labels are cut in the middle (start and mark kept), so the cells
@@ -339,6 +340,27 @@ void HeatmapPlotTest::barsAreDrawnWithTheStepTheyBelongTo() {
   const QImage framed = plot.grab().toImage();
   QCoreApplication::processEvents();
   QCOMPARE(framed, plot.grab().toImage());
+}
+
+// The Train tab's single letters stood turned 60° like marks: labels that fit their column
+// stand upright; words wider than a column turn, so neighbours do not overlap.
+void HeatmapPlotTest::columnLabelsTurnOnlyWhenTheyDoNotFit() {
+  HeatmapPlot plot;
+  plot.resize(500, 400);
+  plot.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&plot));
+  AttentionMatrix m;
+  m.targetTokens = {"x", "y"};
+  m.sourceTokens = {"a", "b", "c", "</s>"};
+  m.weights = {{0.25, 0.25, 0.25, 0.25}, {0.1, 0.2, 0.3, 0.4}};
+  plot.setMatrix(m);
+  plot.replot();
+  QCOMPARE(plot.xAxis->tickLabelRotation(), 0.0);
+  m.sourceTokens = {"restaurants", "performances", "afternoons", "</s>"};
+  plot.resize(260, 400);
+  plot.setMatrix(m);
+  plot.replot();
+  QCOMPARE(plot.xAxis->tickLabelRotation(), 60.0);
 }
 
 QTEST_MAIN(HeatmapPlotTest)

@@ -333,15 +333,10 @@ void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
   QVERIFY(curves->figure()->dataCount() >= 1);
   const double accuracy = curves->figure()->data()->at(0)->value;
   QVERIFY(accuracy >= 0 && accuracy <= 100);
-  int gaps = 0;  // one where each epoch's running mean starts afresh
+  // One unbroken line through the epochs (a gap at each epoch's start read as a broken curve).
   for (auto it = curves->trainingLoss()->data()->constBegin();
-       it != curves->trainingLoss()->data()->constEnd(); ++it) {
-    if (std::isnan(it->value))
-      ++gaps;
-    else
-      QVERIFY(std::isfinite(it->value) && it->value > 0);
-  }
-  QCOMPARE(gaps, curves->validationLoss()->dataCount() - 1);
+       it != curves->trainingLoss()->data()->constEnd(); ++it)
+    QVERIFY(std::isfinite(it->value) && it->value > 0);
   // Nothing covers the curves: the legend sits below the plots, and a figure of 0 is drawn above
   // its axis, not on it.
   QVERIFY(curves->legend->layout() == curves->plotLayout());

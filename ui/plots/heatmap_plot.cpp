@@ -16,6 +16,7 @@ namespace attnscope::ui {
 namespace {
 constexpr int kScaleMinimumWidth = 72;  // the bar, two-decimal ticks and the value's name
 constexpr int kMaxValueLabels = 1600;   // beyond ~40×40 cells the numbers are unreadable anyway
+constexpr int kUprightLabelAir = 6;     // pixels between upright column labels
 constexpr int kFocusFrameRoom = 4;      // pixels: the focus frame is 2 wide, 1 in from the edge
 }  // namespace
 
@@ -209,6 +210,7 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   placeholder_->setVisible(columns == 0 || matrix.noAttention);
   scale_->setVisible(!matrix.noAttention);  // no weights: a 0–1 scale would mean nothing
   rebuildTicks();
+  chooseColumnLabelAngle();
   rebuildValueLabels();
   rebuildCopyFrames();
   rebuildNoValueFrames();
@@ -439,6 +441,21 @@ QRect HeatmapPlot::colorScaleRect() const { return scale_->outerRect(); }
 void HeatmapPlot::resizeEvent(QResizeEvent* event) {
   fitTitle();
   QCustomPlot::resizeEvent(event);
+  chooseColumnLabelAngle();
+}
+
+void HeatmapPlot::chooseColumnLabelAngle() {
+  // Labels narrower than their column stand upright (a task's letters, digits): turned 60°, a
+  // letter reads as a mark. Wider ones turn, so that neighbours do not overlap.
+  const auto ticker = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
+  const QFontMetrics metrics(xAxis->tickLabelFont());
+  int widest = 0;
+  for (const QString& label : ticker->ticks())
+    widest = std::max(widest, metrics.horizontalAdvance(label));
+  const int cells = axisRect()->width() > 0 ? axisRect()->width() : width() * 2 / 3;
+  const double column = static_cast<double>(cells) / std::max(1, matrix_.columns());
+  const double angle = widest > 0 && widest + kUprightLabelAir <= column ? 0.0 : 60.0;
+  if (angle != xAxis->tickLabelRotation()) xAxis->setTickLabelRotation(angle);
 }
 
 void HeatmapPlot::mouseMoveEvent(QMouseEvent* event) {

@@ -98,6 +98,7 @@ class HeatmapPlot : public QCustomPlot {
   void applyPalette();
   void fitTitle();
   void rebuildTicks();
+  void chooseColumnLabelAngle();
   void rebuildValueLabels();
   void rebuildCopyFrames();
   void rebuildNoValueFrames();

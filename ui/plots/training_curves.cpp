@@ -102,15 +102,13 @@ void TrainingCurves::reset(int epochs, bool percent) {
   epochs_ = std::max(1, epochs);
   percent_ = percent;
   for (QCPGraph* graph : {trainingLoss_, validationLoss_, figure_}) graph->data()->clear();
-  lossEpoch_ = 0;
   figureTitle_->setText(percent ? tr("Validation: exact matches (%)") : tr("Validation BLEU"));
   refresh();
 }
 
-void TrainingCurves::addTrainingLoss(double batch, double loss, int epoch) {
-  // NaN leaves a gap: QCustomPlot draws no segment to it.
-  if (lossEpoch_ != 0 && epoch != lossEpoch_) trainingLoss_->addData(batch - 0.5, std::nan(""));
-  lossEpoch_ = epoch;
+void TrainingCurves::addTrainingLoss(double batch, double loss) {
+  // One line through the epochs: a gap at each epoch's start (where the running mean starts
+  // afresh, so the line steps down) read as a curve broken into pieces.
   trainingLoss_->addData(batch, loss);
 }
 

@@ -15,9 +15,9 @@ class TrainingCurves : public QCustomPlot {
   /// Empties both plots for a run of `epochs` epochs; `percent`: the figure is a share (a
   /// task's exact matches, drawn 0–100 %), otherwise BLEU.
   void reset(int epochs, bool percent);
-  /// The running mean training loss of epoch `epoch` after `batch` batches of the run. The mean
-  /// starts afresh with each epoch: the line has a gap there.
-  void addTrainingLoss(double batch, double loss, int epoch);
+  /// The running mean training loss of the epoch so far, after `batch` batches of the run. The
+  /// mean starts afresh with each epoch, so the one line steps down there.
+  void addTrainingLoss(double batch, double loss);
   /// An epoch's validation loss, drawn at `batch` (the run's batches so far), and its figure.
   void addEpoch(const attnscope::EpochSummary& summary, double batch);
   /// Fits the axes to the data and redraws at the next pass of the event loop.
@@ -39,7 +39,6 @@ class TrainingCurves : public QCustomPlot {
   QCPGraph* validationLoss_ = nullptr;
   QCPGraph* figure_ = nullptr;
   int epochs_ = 1;
-  int lossEpoch_ = 0;  // the epoch of the last training loss point
   bool percent_ = true;
 };
 

@@ -126,7 +126,9 @@ TrainView::TrainView(QWidget* parent) : QWidget(parent) {
   connect(stop_, &QPushButton::clicked, this, &TrainView::stop);
   connect(save_, &QPushButton::clicked, this, &TrainView::saveModelDialog);
   connect(open_, &QPushButton::clicked, this, [this] {
-    if (!modelPath().isEmpty()) Q_EMIT openModel(modelPath());
+    if (modelPath().isEmpty()) return;
+    listed_ = true;
+    Q_EMIT openModel(modelPath());
   });
   connect(exportTimeline_, &QPushButton::clicked, this, &TrainView::exportTimelineDialog);
   connect(settings_, &TrainSettings::changed, this, &TrainView::updateButtons);
@@ -176,6 +178,14 @@ void TrainView::start() {
   }
   const QString task = settings_->task();
   TrainOptions options = settings_->options(std::string());
+  // The last run's model, discarded unseen (never opened in the Translation tab), goes with its
+  // number: the next model is not named "-2" after a "-1" nobody listed.
+  if (!modelPath_.isEmpty() && !listed_) {
+    QFile::remove(modelPath_);
+    QFile::remove(modelPath_ + QStringLiteral(".state"));
+    --runs_;
+  }
+  listed_ = false;
   // The file's name is the model's name in the Translation tab's list.
   modelPath_ = dir_.filePath(QStringLiteral("%1-%2-%3.attnmodel")
                                  .arg(task.isEmpty() ? QStringLiteral("corpus") : task,
@@ -253,8 +263,7 @@ void TrainView::showProgress(const TrainProgress& p) {
                          .arg(p.batches)
                          .arg(p.sentences_per_second, 0, 'f', 0)
                          .arg(duration(p.eta_seconds), duration(run)));
-  if (std::isfinite(p.loss))
-    curves_->addTrainingLoss(static_cast<double>(p.total_batch), p.loss, p.epoch);
+  if (std::isfinite(p.loss)) curves_->addTrainingLoss(static_cast<double>(p.total_batch), p.loss);
   scheduleCurves();
   Q_EMIT progressed(p.total_batch);
 }
@@ -282,7 +291,7 @@ void TrainView::showSnapshot(const TrainingSnapshot& snapshot) {
   totalBatch_ = std::max<qint64>(totalBatch_, snapshot.batch);
   snapshots_->addSnapshot(snapshot);
   if (std::isfinite(snapshot.loss))
-    curves_->addTrainingLoss(static_cast<double>(snapshot.batch), snapshot.loss, snapshot.epoch);
+    curves_->addTrainingLoss(static_cast<double>(snapshot.batch), snapshot.loss);
   scheduleCurves();
 }
 

@@ -119,6 +119,7 @@ class TrainView : public QWidget, public ExportTarget, public GuideSection {
   int epochs_ = 0;    // asked for; patience may end the run sooner
   int patience_ = 0;
   bool saved_ = false;            // the last run's model was saved somewhere
+  bool listed_ = false;           // the last run's model was opened in the Translation tab
   double secondsPerBatch_ = 0.0;  // the trainer's latest estimate, for the run's time left
   qint64 totalBatch_ = 0;
   QTimer curvesTimer_;  // coalesces curve redraws
