@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/app_settings.h"
 #include "engine/test_models.h"
 #include "tabs/corpus_view.h"
 #include "ui/fixture.h"
@@ -81,8 +82,10 @@ void CorpusFaithfulnessTest::checkedGivesFiguresInRangeAndNotApplicableWithoutAt
   view.setModels({{"additive", additive_}, {"none", none_}});
   view.setFiles(source_, QString());
   view.faithfulnessBox()->setChecked(true);
+  const int units = AppSettings().corpusPace().faithfulnessUnits();  // as the run will weigh it
   QVERIFY(runToEnd(view));
-  QCOMPARE(view.progressBar()->maximum(), 16);  // 4 sentences × 2 models × (decoded, measured)
+  // 4 sentences × 2 models × (decoded once, measured at the faithfulness tests' weight)
+  QCOMPARE(view.progressBar()->maximum(), 4 * 2 * (1 + units));
   QCOMPARE(view.report().faithfulness.size(), size_t{2});
   QTableWidget* metrics = view.metricsTable();
   QCOMPARE(metrics->rowCount(), 2);

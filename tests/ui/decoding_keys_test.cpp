@@ -55,7 +55,6 @@ class DecodingKeysTest : public test::WindowTest {
   // Finding 3.
   void resetReturnsToTheModelsOwnDecoding();
   void endShowsEveryStepOfGreedyDecoding();
-  void theHeatmapStaysPutWhileStepping();
   void aForcedStepIsMarkedInTheHeatmapAndTheTranslationLine();
   // Finding 6.
   void enterOnACandidateForcesIt();
@@ -216,28 +215,6 @@ void DecodingKeysTest::endShowsEveryStepOfGreedyDecoding() {
       engineTranslation(next, window_->modelBox()->currentText());
   QCOMPARE(steps().size(), expected.tokens.size());
   QVERIFY(buttonOf("endAction")->isVisible());
-}
-
-// Stepping back and forth through one session, the lines above the heatmap (the translation
-// wrapping, notes coming and going) never move it up again: within a session they only grow.
-void DecodingKeysTest::theHeatmapStaysPutWhileStepping() {
-  window_->resize(900, 600);  // narrow: the translation line wraps
-  QVERIFY(translate(kSentence));
-  const size_t total = steps().size();
-  QVERIFY(run("resetAction"));
-  const auto top = [this] { return window_->heatmap()->mapTo(window_.get(), QPoint(0, 0)).y(); };
-  int lowest = top();
-  for (size_t i = 0; i < total; ++i) {
-    QVERIFY(run("stepForwardAction"));
-    QCoreApplication::processEvents();  // the layout follows the new text
-    QVERIFY2(top() >= lowest, "the heatmap moved up while stepping forward");
-    lowest = top();
-  }
-  for (size_t i = 0; i < total; ++i) {
-    QVERIFY(run("stepBackAction"));
-    QCoreApplication::processEvents();
-    QCOMPARE(top(), lowest);
-  }
 }
 
 // Finding 3: a forced step was marked only in the step panel.

@@ -22,6 +22,8 @@
 #include "tabs/compare_view.h"
 #include "tabs/corpus_view.h"
 #include "ui/fixture.h"
+#include "widgets/decoding_tool_bar.h"
+#include "widgets/tool_bar_rows.h"
 #include "window/main_window.h"
 
 using namespace attnscope::ui;
@@ -132,6 +134,8 @@ class LayoutTest : public test::WindowTest {
   void corpusTabKeepsItsTableAndPlotReadable_data();
   void corpusTabKeepsItsTableAndPlotReadable();
   void anExportedGridLabelsEverySourceWord();
+  void everyToolbarControlIsInSight_data();
+  void everyToolbarControlIsInSight();
 
  private:
   // The window at `size` in Compare all, every model forced onto `reference`, the difference of
@@ -410,6 +414,32 @@ void LayoutTest::anExportedGridLabelsEverySourceWord() {
   // The window's plots are fitted to the window again.
   layOut(first);
   QVERIFY(drawnLabels(first->xAxis).size() < words);
+}
+
+// At 900×600 Colours and Numbers vanished into the toolbar's overflow menu: the view toolbar
+// takes a row of its own when both do not fit, and shares the row when they do.
+void LayoutTest::everyToolbarControlIsInSight_data() { addSizes(); }
+
+void LayoutTest::everyToolbarControlIsInSight() {
+  QFETCH(QSize, size);
+  QVERIFY(showWindow("additive", size));
+  auto* toolBar = window_->findChild<DecodingToolBar*>();
+  QVERIFY(toolBar != nullptr);
+  const QRect inside = window_->rect();
+  for (QWidget* control :
+       {static_cast<QWidget*>(window_->modelBox()), static_cast<QWidget*>(toolBar->colormapBox()),
+        static_cast<QWidget*>(toolBar->valuesBox())}) {
+    QTRY_VERIFY2(control->isVisible(), qPrintable(control->objectName()));
+    const QRect at(control->mapTo(window_.get(), QPoint(0, 0)), control->size());
+    QVERIFY2(inside.contains(at), qPrintable(QStringLiteral("%1 at %2,%3 %4×%5")
+                                                 .arg(control->metaObject()->className())
+                                                 .arg(at.x())
+                                                 .arg(at.y())
+                                                 .arg(at.width())
+                                                 .arg(at.height())));
+  }
+  const int needed = toolBar->sizeHint().width() + toolBar->viewBar()->sizeHint().width();
+  QCOMPARE(window_->toolBarRows()->wrapped(), needed > window_->width());
 }
 
 QTEST_MAIN(LayoutTest)

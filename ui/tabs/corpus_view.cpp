@@ -169,6 +169,9 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   progress_->setRange(0, 1);
   progress_->setValue(0);
   status_ = new QLabel(this);
+  // As wide as the row gives it, whatever it says: a label as wide as its text widened the page
+  // past the window (a horizontal scroll bar, buttons cut off) and moved the bar beside it.
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
   plot_ = new LengthPlot(this);
   metrics_ = new QTableWidget(0, kMetricColumns, this);
@@ -488,11 +491,11 @@ void CorpusView::run() {
   generation_ = worker_->nextGeneration();
   progress_->setRange(0, 1);
   progress_->setValue(0);
-  status_->setText(report_.isEmpty()
-                       ? tr("Reading %1…").arg(shortName(source_))
-                       : tr("Reading %1… (the tables show the last run until this one's first "
-                            "model is done)")
-                             .arg(shortName(source_)));
+  setStatus(report_.isEmpty()
+                ? tr("Reading %1…").arg(shortName(source_))
+                : tr("Reading %1… (the tables show the last run until this one's first "
+                     "model is done)")
+                      .arg(shortName(source_)));
   runClock_.start();
   updateButtons();
   QMetaObject::invokeMethod(worker_,
@@ -502,7 +505,7 @@ void CorpusView::run() {
 void CorpusView::cancel() {
   if (!isRunning()) return;
   worker_->cancel();
-  status_->setText(tr("Cancelling…"));
+  setStatus(tr("Cancelling…"));
 }
 
 void CorpusView::showProgress(quint64 generation, qint64 done, qint64 total, const QString& doing) {
@@ -518,7 +521,12 @@ void CorpusView::showProgress(quint64 generation, qint64 done, qint64 total, con
     left = tr(" · %1 left")
                .arg(durationText(elapsed * static_cast<double>(total - done) /
                                  static_cast<double>(done)));
-  status_->setText(doing + left);
+  setStatus(doing + left);
+}
+
+void CorpusView::setStatus(const QString& text) {
+  status_->setText(text);
+  status_->setToolTip(text);  // whole, where the row cuts it
 }
 
 void CorpusView::updateEstimate() {
@@ -542,8 +550,11 @@ void CorpusView::showReport(quint64 generation, const CorpusReport& report) {
   if (generation != generation_) return;
   generation_ = 0;
   progress_->setValue(progress_->maximum());
-  status_->setText(
-      tr("%1 sentences × %2 models").arg(report.sources.size()).arg(report.models.size()));
+  setStatus(tr("%1 × %2").arg(
+      report.sources.size() == 1
+          ? tr("1 sentence")
+          : tr("%1 sentences").arg(QLocale().toString(report.sources.size())),
+      report.models.size() == 1 ? tr("1 model") : tr("%1 models").arg(report.models.size())));
   showResults(generation, report);
   updateButtons();
   Q_EMIT runEnded();
@@ -574,7 +585,7 @@ void CorpusView::endRun(quint64 generation, const QString& message) {
   generation_ = 0;  // the bar stays where the run stopped
   const QString shown =
       shownGeneration_ == generation ? tr(" (the models it finished are shown)") : QString();
-  status_->setText((message.isEmpty() ? tr("Cancelled") : message) + shown);
+  setStatus((message.isEmpty() ? tr("Cancelled") : message) + shown);
   updateButtons();
   if (!message.isEmpty()) Q_EMIT errorOccurred(message);
   Q_EMIT runEnded();

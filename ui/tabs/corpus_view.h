@@ -99,6 +99,7 @@ class CorpusView : public QWidget, public ExportTarget, public GuideSection {
   void showProgress(quint64 generation, qint64 done, qint64 total, const QString& doing);
   // What a run of the checked models takes here: the search and the time it will take.
   void updateEstimate();
+  void setStatus(const QString& text);
   void showReport(quint64 generation, const CorpusReport& report);
   // The models of `generation` finished so far (all of them once it ends), shown as they come.
   void showResults(quint64 generation, const CorpusReport& report);

@@ -308,9 +308,12 @@ void TranslationView::showSnapshot() {
   beamHypotheses_.clear();
   beamList_->clear();
   beamList_->setVisible(false);
-  // While stepping, leave room for about as many rows as the source has, so rows keep their size.
+  // While stepping, leave room for about as many rows as the source has, so rows keep their size;
+  // at the last step too, once this session was stepped (the rows grew there, a jump).
+  const QString session = snapshot.modelKey + QLatin1Char('\n') + controller_->sentence();
+  if (!snapshot.finished) steppedSession_ = session;
   const int reserved =
-      snapshot.finished ? 0 : static_cast<int>(snapshot.translation.source.tokens.size());
+      steppedSession_ == session ? static_cast<int>(snapshot.translation.source.tokens.size()) : 0;
   heatmap_->setReservedRows(reserved);
   attributionPlot_->setReservedRows(reserved);
   forcedSteps_.clear();
@@ -353,7 +356,7 @@ void TranslationView::showSnapshot() {
                 .arg(QLatin1String(kKeptUnknownColour));
   // Within a session the lines above the heatmap only grow: stepping back and forth, a line
   // that came and went (a wrapped translation, a note) moved the heatmap at every step.
-  setOutputText(text, snapshot.modelKey + QLatin1Char('\n') + controller_->sentence());
+  setOutputText(text, session);
   showSelectedStep();
   const auto steps = snapshot.steps.size();
   const QString count = steps == 1 ? tr("1 step") : tr("%1 steps").arg(steps);

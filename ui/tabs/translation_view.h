@@ -193,7 +193,8 @@ class TranslationView : public QWidget, public ExportTarget, public GuideSection
   Translation shown_;  // what the heatmap draws, redrawn when the view controls change
   QString shownKey_;   // the model that made shown_
   bool sessionShown_ = false;
-  QString outputSession_;                // the session whose lines setOutputText keeps room for
+  QString outputSession_;   // the session whose lines setOutputText keeps room for
+  QString steppedSession_;  // the last session shown step by step: its rows keep their size
   QTimer* attributionSettle_ = nullptr;  // asks for the Show box's attribution once it settles
   bool holdAttribution_ = false;  // while a Show box change redraws  // shown_ is the session's
                                   // (not a beam's or a file's)

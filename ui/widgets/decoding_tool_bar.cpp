@@ -71,9 +71,13 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
   speed_->setValue(4);
   speed_->setMaximumWidth(120);
   speed_->setToolTip(tr("Play speed: steps per second"));
-  colormaps_ = new QComboBox(this);
+  // How the heatmap looks, in a toolbar of its own: in a narrow window it moves to a row below
+  // (MainWindow) instead of vanishing into this toolbar's overflow menu.
+  viewBar_ = new QToolBar(tr("View"), parent);
+  viewBar_->setObjectName(QStringLiteral("viewToolBar"));
+  colormaps_ = new QComboBox(viewBar_);
   colormaps_->addItems(colormapNames());
-  values_ = new QCheckBox(tr("&Numbers"), this);
+  values_ = new QCheckBox(tr("&Numbers"), viewBar_);
   // Icons, not glyphs such as ⏸ that many fonts lack; the theme's, or the style's own.
   setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
 
@@ -119,11 +123,11 @@ DecodingToolBar::DecodingToolBar(QWidget* parent) : QToolBar(tr("Decoding"), par
   fixPlayWidth();
   addWidget(speed_);
   addSeparator();
-  auto* colourLabel = new QLabel(tr(" &Colours: "), this);
+  auto* colourLabel = new QLabel(tr(" &Colours: "), viewBar_);
   colourLabel->setBuddy(colormaps_);
-  addWidget(colourLabel);
-  addWidget(colormaps_);
-  addWidget(values_);
+  viewBar_->addWidget(colourLabel);
+  viewBar_->addWidget(colormaps_);
+  viewBar_->addWidget(values_);
 
   // Tab in the order the toolbar reads, not the order its widgets were made.
   QWidget* previous = beta_;

@@ -21,6 +21,8 @@ class DecodingToolBar : public QToolBar {
   QComboBox* modelBox() const { return models_; }
   QComboBox* colormapBox() const { return colormaps_; }
   QCheckBox* valuesBox() const { return values_; }
+  /// The toolbar of how the heatmap looks (colour map, Numbers), added beside this one.
+  QToolBar* viewBar() const { return viewBar_; }
   /// 1 for greedy search, else the beam's size.
   int beamSize() const;
   /// The beam's GNMT length penalty alpha; negative ("α off"): scores divided by the length.
@@ -67,6 +69,7 @@ class DecodingToolBar : public QToolBar {
   QComboBox* colormaps_ = nullptr;
   QCheckBox* values_ = nullptr;
   QAction* play_ = nullptr;
+  QToolBar* viewBar_ = nullptr;
 };
 
 }  // namespace attnscope::ui

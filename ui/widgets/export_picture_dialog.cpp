@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <algorithm>
 
 namespace attnscope::ui {
 
@@ -16,7 +17,10 @@ ExportPictureDialog::ExportPictureDialog(const QSize& initial, const QString& ti
   title_->setClearButtonEnabled(true);
   title_->setPlaceholderText(tr("No title"));
   title_->setToolTip(tr("Drawn above the picture; empty for none"));
-  title_->setMinimumWidth(360);
+  // Wide enough for the suggested title, shown from its start (not scrolled to its end).
+  title_->setMinimumWidth(
+      std::clamp(title_->fontMetrics().horizontalAdvance(title) + 24, 360, 720));
+  title_->setCursorPosition(0);
   auto* form = new QFormLayout(this);
   form->addRow(tr("&Title:"), title_);
   if (withSize) {

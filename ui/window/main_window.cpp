@@ -45,6 +45,7 @@
 #include "widgets/export_picture_dialog.h"
 #include "widgets/file_dialogs.h"
 #include "widgets/history_line_edit.h"
+#include "widgets/tool_bar_rows.h"
 #include "widgets/type_to_search.h"
 #include "widgets/user_guide_window.h"
 #include "workers/decoding_controller.h"
@@ -84,6 +85,8 @@ void MainWindow::createWidgets() {
   source_->setClearButtonEnabled(true);
   toolBar_ = new DecodingToolBar(this);
   addToolBar(toolBar_);
+  addToolBar(toolBar_->viewBar());
+  toolBarRows_ = new ToolBarRows(this, toolBar_, toolBar_->viewBar());
   models_ = toolBar_->modelBox();
   translation_ = new TranslationView(controller_, modelList_, this);
   new TypeToSearch(translation_->heatmap(), source_);

@@ -21,6 +21,7 @@ class CompareView;
 class CorpusView;
 class DecodingController;
 class DecodingToolBar;
+class ToolBarRows;
 class EngineWorker;
 class ExamplesMenu;
 class ExportTarget;
@@ -72,6 +73,7 @@ class MainWindow : public QMainWindow {
   HeadsView* headsView() const { return heads_; }
   CorpusView* corpusView() const { return corpus_; }
   TrainView* trainView() const { return train_; }
+  ToolBarRows* toolBarRows() const { return toolBarRows_; }
   QTabWidget* tabs() const { return tabs_; }
   QComboBox* modelBox() const { return models_; }
   /// The status bar's line about the current model.
@@ -137,7 +139,8 @@ class MainWindow : public QMainWindow {
 
   HistoryLineEdit* source_ = nullptr;
   DecodingToolBar* toolBar_ = nullptr;
-  QComboBox* models_ = nullptr;  // the toolbar's
+  ToolBarRows* toolBarRows_ = nullptr;  // the view toolbar below the decoding one when narrow
+  QComboBox* models_ = nullptr;         // the toolbar's
   QTabWidget* tabs_ = nullptr;
   TranslationView* translation_ = nullptr;
   CompareView* compare_ = nullptr;
