@@ -181,7 +181,7 @@ TEST_F(CliExplain, HostileInputGivesOneLineNamingTheInputAndTheProblem) {
       {{"translate", "--edit-attention", "1:zero=1,9", "a b c"}, {"'1:zero=1,9'", "position 9"}},
       {{"translate", "--edit-attention", "1:zero=0,1,2,3", "a b c"}, {"leaves no weight"}},
       {{"translate", "--edit-attention", "1:weights=1,-1,1,1", "a b c"}, {"negative"}},
-      {{"translate", "--edit-attention", "1:weights=1,nan,1,1", "a b c"}, {"'nan'", "finite"}},
+      {{"translate", "--edit-attention", "1:weights=1,nan,1,1", "a b c"}, {"'nan'", "decimal"}},
       {{"translate", "--edit-attention", "1:weights=1,1", "a b c"}, {"2 weights", "4 tokens"}},
       {{"translate", "--edit-attention", "1:weights=0,0,0,0", "a b c"}, {"sum to 0"}},
       {{"translate", "--edit-attention", "1:shuffle=x", "a b c"}, {"'1:shuffle=x'", "seed"}},

@@ -14,10 +14,11 @@
 
 namespace attnscope::ui {
 namespace {
-constexpr int kScaleMinimumWidth = 72;  // the bar, two-decimal ticks and the value's name
-constexpr int kMaxValueLabels = 1600;   // beyond ~40×40 cells the numbers are unreadable anyway
-constexpr int kUprightLabelAir = 6;     // pixels between upright column labels
-constexpr int kFocusFrameRoom = 4;      // pixels: the focus frame is 2 wide, 1 in from the edge
+constexpr int kScaleMinimumWidth = 72;     // the bar, two-decimal ticks and the value's name
+constexpr int kMaxValueLabels = 1600;      // beyond ~40×40 cells the numbers are unreadable anyway
+constexpr int kUprightLabelAir = 6;        // pixels between upright column labels
+constexpr double kCellShareOfWidth = 0.6;  // the cells' share of a heatmap's width, about
+constexpr int kFocusFrameRoom = 4;         // pixels: the focus frame is 2 wide, 1 in from the edge
 }  // namespace
 
 HeatmapPlot::HeatmapPlot(QWidget* parent) : QCustomPlot(parent) {
@@ -445,16 +446,23 @@ void HeatmapPlot::resizeEvent(QResizeEvent* event) {
 }
 
 void HeatmapPlot::chooseColumnLabelAngle() {
-  // Labels narrower than their column stand upright (a task's letters, digits): turned 60°, a
-  // letter reads as a mark. Wider ones turn, so that neighbours do not overlap.
+  // Labels of a character or two (a task's letters, digits) stand upright when their columns
+  // are wide enough: turned 60°, a letter reads as a mark. Words turn, so neighbours never
+  // overlap. Decided on the widget's width, not the last layout's, so plots of one size
+  // (a timeline's panels) decide alike.
   const auto ticker = qSharedPointerCast<QCPAxisTickerText>(xAxis->ticker());
   const QFontMetrics metrics(xAxis->tickLabelFont());
   int widest = 0;
-  for (const QString& label : ticker->ticks())
-    widest = std::max(widest, metrics.horizontalAdvance(label));
-  const int cells = axisRect()->width() > 0 ? axisRect()->width() : width() * 2 / 3;
-  const double column = static_cast<double>(cells) / std::max(1, matrix_.columns());
-  const double angle = widest > 0 && widest + kUprightLabelAir <= column ? 0.0 : 60.0;
+  bool shortLabels = true;  // the end token's label does not decide, but has to fit
+  for (const QString& label : ticker->ticks()) {
+    const int advance = metrics.horizontalAdvance(label);
+    widest = std::max(widest, advance);
+    if (label != QLatin1String("</s>") && advance > 2 * metrics.averageCharWidth())
+      shortLabels = false;
+  }
+  const double column = kCellShareOfWidth * width() / std::max(1, matrix_.columns());
+  const bool upright = widest > 0 && shortLabels && widest + kUprightLabelAir <= column;
+  const double angle = upright ? 0.0 : 60.0;
   if (angle != xAxis->tickLabelRotation()) xAxis->setTickLabelRotation(angle);
 }
 
