@@ -128,7 +128,10 @@ TrainView::TrainView(QWidget* parent) : QWidget(parent) {
   connect(open_, &QPushButton::clicked, this, [this] {
     if (modelPath().isEmpty()) return;
     listed_ = true;
-    Q_EMIT openModel(modelPath());
+    // The saved copy, once there is one: its name in the list and its path in Model info are
+    // the user's, not the temporary folder's.
+    Q_EMIT openModel(!savedPath_.isEmpty() && QFileInfo::exists(savedPath_) ? savedPath_
+                                                                            : modelPath());
   });
   connect(exportTimeline_, &QPushButton::clicked, this, &TrainView::exportTimelineDialog);
   connect(settings_, &TrainSettings::changed, this, &TrainView::updateButtons);
@@ -186,6 +189,7 @@ void TrainView::start() {
     --runs_;
   }
   listed_ = false;
+  savedPath_.clear();
   // The file's name is the model's name in the Translation tab's list.
   modelPath_ = dir_.filePath(QStringLiteral("%1-%2-%3.attnmodel")
                                  .arg(task.isEmpty() ? QStringLiteral("corpus") : task,
@@ -352,6 +356,7 @@ void TrainView::saveModel(const QString& path) {
                              model.toStdString() + "' cannot be read");
   saveExport(path, file.readAll());
   saved_ = true;
+  savedPath_ = path;
 }
 
 QString TrainView::unsavedWork() const {

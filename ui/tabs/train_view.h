@@ -120,6 +120,7 @@ class TrainView : public QWidget, public ExportTarget, public GuideSection {
   int patience_ = 0;
   bool saved_ = false;            // the last run's model was saved somewhere
   bool listed_ = false;           // the last run's model was opened in the Translation tab
+  QString savedPath_;             // where the last run's model was saved; "" until it is
   double secondsPerBatch_ = 0.0;  // the trainer's latest estimate, for the run's time left
   qint64 totalBatch_ = 0;
   QTimer curvesTimer_;  // coalesces curve redraws
