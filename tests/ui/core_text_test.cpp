@@ -404,6 +404,8 @@ void CoreTextTest::aCorpusRunsTimeIsEstimatedFromThePace() {
   QCOMPARE(durationText(1530), QString("about 26 min"));
   QCOMPARE(durationText(4800), QString("about 1 h 20 min"));
   QCOMPARE(durationText(std::nan("")), QString("under a minute"));
+  QCOMPARE(runSizeText(1, 1), QString("1 sentence × 1 model"));
+  QCOMPARE(runSizeText(30, 2), QString("30 sentences × 2 models"));
 }
 
 QTEST_GUILESS_MAIN(CoreTextTest)

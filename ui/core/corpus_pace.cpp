@@ -1,6 +1,7 @@
 #include "core/corpus_pace.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -31,6 +32,13 @@ QString durationText(double seconds) {
   const long minutes = std::lround(seconds / 60.0);
   if (minutes < 60) return paceTr("about %1 min").arg(minutes);
   return paceTr("about %1 h %2 min").arg(minutes / 60).arg(minutes % 60);
+}
+
+QString runSizeText(qint64 sentences, qint64 models) {
+  return paceTr("%1 × %2").arg(
+      sentences == 1 ? paceTr("1 sentence")
+                     : paceTr("%1 sentences").arg(QLocale().toString(sentences)),
+      models == 1 ? paceTr("1 model") : paceTr("%1 models").arg(QLocale().toString(models)));
 }
 
 }  // namespace attnscope::ui

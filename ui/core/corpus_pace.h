@@ -23,4 +23,7 @@ struct CorpusPace {
 /// "under a minute", "about 4 min", "about 1 h 20 min".
 QString durationText(double seconds);
 
+/// A run's size as read: "1,000 sentences × 3 models", "1 sentence × 1 model".
+QString runSizeText(qint64 sentences, qint64 models);
+
 }  // namespace attnscope::ui

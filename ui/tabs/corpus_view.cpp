@@ -13,7 +13,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -537,11 +536,7 @@ void CorpusView::updateEstimate() {
   if (sourceLines_ > 0 && models > 0) {
     const double seconds =
         AppSettings().corpusPace().runSeconds(sourceLines_, models, faithfulness_->isChecked());
-    text +=
-        tr(" · %1 × %2: %3")
-            .arg(sourceLines_ == 1 ? tr("1 sentence")
-                                   : tr("%1 sentences").arg(QLocale().toString(sourceLines_)),
-                 models == 1 ? tr("1 model") : tr("%1 models").arg(models), durationText(seconds));
+    text += tr(" · %1: %2").arg(runSizeText(sourceLines_, models), durationText(seconds));
   }
   estimate_->setText(text);
 }
@@ -550,11 +545,7 @@ void CorpusView::showReport(quint64 generation, const CorpusReport& report) {
   if (generation != generation_) return;
   generation_ = 0;
   progress_->setValue(progress_->maximum());
-  setStatus(tr("%1 × %2").arg(
-      report.sources.size() == 1
-          ? tr("1 sentence")
-          : tr("%1 sentences").arg(QLocale().toString(report.sources.size())),
-      report.models.size() == 1 ? tr("1 model") : tr("%1 models").arg(report.models.size())));
+  setStatus(runSizeText(static_cast<qint64>(report.sources.size()), report.models.size()));
   showResults(generation, report);
   updateButtons();
   Q_EMIT runEnded();
