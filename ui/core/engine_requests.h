@@ -104,6 +104,9 @@ struct AttributionResult {
   Attribution attribution;  // its translation keeps "<unk>" as the model emitted it
   QString error;            // not empty: no attribution, and why
   bool refining = false;    // integrated gradients so far: a finer result follows
+  // Integrated gradients left short of the tolerance because other work came first (a step, a
+  // what-if): asked again, the refining starts anew once that work is done.
+  bool yielded = false;
 };
 
 /// A what-if of the Translation tab: the session's sentence, model and forced tokens, decoded

@@ -378,9 +378,9 @@ void EngineWorker::attribute(quint64 generation, const AttributionRequest& reque
     // moving on: refining yields to it at its next pass.
     std::array<quint64, std::extent_v<decltype(latest_)>> asked{};
     for (size_t c = 0; c < asked.size(); ++c) asked[c] = latest_[c].load();
-    options.stop_refining = [this, asked] {
+    options.stop_refining = [this, asked, &result] {
       for (size_t c = 0; c < asked.size(); ++c)
-        if (latest_[c].load() != asked[c]) return true;
+        if (latest_[c].load() != asked[c]) return result.yielded = true;
       return false;
     };
     // Each pass short of the tolerance is shown at once; the finer one follows.
@@ -404,6 +404,7 @@ void EngineWorker::attribute(quint64 generation, const AttributionRequest& reque
     // Shown where the attribution would be, not as a dialog: the attention stays usable.
     result.error = QString::fromStdString(e.what());
   }
+  result.yielded = result.yielded && result.attribution.ig_cut_short;
   if (!obsolete(generation, kChannel)) Q_EMIT attributionReady(generation, result);
 }
 

@@ -10,6 +10,8 @@ ExplanationController::ExplanationController(EngineWorker* worker, QObject* pare
             attributionPending_ = result.refining;             // a finer result follows
             attribution_ = result;
             Q_EMIT attributionChanged();
+            // Yielded to other work queued behind it: refined again once that work is done.
+            if (result.yielded && asked_ && *asked_ == result.request) requestAttribution(*asked_);
           });
   connect(worker_, &EngineWorker::editReady, this,
           [this](quint64 generation, const EditResult& result) {
@@ -34,7 +36,10 @@ ExplanationController::ExplanationController(EngineWorker* worker, QObject* pare
 }
 
 void ExplanationController::requestAttribution(const AttributionRequest& request) {
-  if (answers(request) || (attributionPending_ && asked_ && *asked_ == request)) return;
+  // Answered, unless the refining yielded to other work (a step): then it starts again.
+  if ((answers(request) && !attribution_->yielded) ||
+      (attributionPending_ && asked_ && *asked_ == request))
+    return;
   asked_ = request;
   attributionPending_ = true;
   attributionGeneration_ = worker_->nextGeneration(EngineWorker::Channel::Attribution);
