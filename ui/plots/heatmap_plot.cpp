@@ -290,13 +290,13 @@ bool HeatmapPlot::showsColorScale() const { return scale_->visible(); }
 
 void HeatmapPlot::setPrinting(bool printing) {
   // The current step's and the hovered cell's frames follow the window, not the picture.
+  // Back from printing, both are drawn again from what they mark.
   if (printing) {
-    framesShown_ = {rowFrame_->visible(), cellFrame_->visible()};
     rowFrame_->setVisible(false);
     cellFrame_->setVisible(false);
   } else {
-    rowFrame_->setVisible(framesShown_.first);
-    cellFrame_->setVisible(framesShown_.second);
+    setCurrentRow(currentRow_);
+    setHighlightedCell(highlighted_.y(), highlighted_.x());
   }
 }
 

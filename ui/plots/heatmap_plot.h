@@ -2,8 +2,6 @@
 // An attention heatmap: source tokens along x, target tokens down y, one cell per weight.
 #include <qcustomplot.h>
 
-#include <utility>
-
 #include "core/attention_matrix.h"
 
 namespace attnscope::ui {
@@ -129,7 +127,6 @@ class HeatmapPlot : public QCustomPlot {
   int ownLeftMargin_ = 0;  // the cells' least left margin, before a sentence widened it
   TickLabelFit* labelFit_ = nullptr;
   QPoint pressPosition_;
-  std::pair<bool, bool> framesShown_;  // the row and cell frames' visibility before printing
 };
 
 }  // namespace attnscope::ui
