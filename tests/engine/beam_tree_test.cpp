@@ -171,6 +171,24 @@ TEST_P(BeamTreeTest, BestPathIsTheBeamTranslation) {
   }
 }
 
+TEST_P(BeamTreeTest, OneSearchGivesTheFinalBeamAndItsTree) {
+  // The app lists the final beam and draws the tree from one search (it ran two before).
+  for (int k : {1, 4}) {
+    for (const auto& s : kSentences) {
+      BeamTree tree;
+      const std::vector<Translation> recorded =
+          translator().translate_nbest_with_tree(s, beam(k), tree);
+      const std::vector<Translation> plain = translator().translate_nbest(s, beam(k));
+      ASSERT_EQ(recorded.size(), plain.size()) << s;
+      for (size_t i = 0; i < plain.size(); ++i) {
+        EXPECT_EQ(recorded[i].tokens, plain[i].tokens) << s << " hypothesis " << i;
+        EXPECT_EQ(recorded[i].score, plain[i].score) << s << " hypothesis " << i;
+      }
+      EXPECT_EQ(best_tokens(tree), recorded.front().tokens) << s;
+    }
+  }
+}
+
 TEST_P(BeamTreeTest, BeamOneIsAChainEqualToGreedy) {
   for (const auto& s : kSentences) {
     BeamTree tree;

@@ -1,10 +1,13 @@
 // Copying unknown words through attention (UnknownWords::kCopy): the pure rule on hand-built
 // translations, then every decoding mode on a TorchScript toy whose "<unk>" outputs and
 // attention are known.
+#include <attnscope/beam_tree_json.h>
 #include <attnscope/text.h>
 #include <attnscope/trainer.h>
 #include <attnscope/translator.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "engine/scripted_modules.h"
 
@@ -243,6 +246,29 @@ TEST_F(CopyingToy, BeamStepwiseAndForcedDecodingCopyAsGreedyDoes) {
   EXPECT_EQ(forced.tokens, greedy.tokens);
   EXPECT_EQ(translator().force_decode(kSentence, "a x b y c", UnknownWords::kKeep).tokens[1],
             "<unk>");
+}
+
+TEST_F(CopyingToy, BeamTreeNodesNameTheWordTheTranslationCopies) {
+  TranslationOptions beam;
+  beam.beam_size = 3;
+  BeamTree tree;
+  const Translation best = translator().translate_with_tree(kSentence, beam, tree);
+  ASSERT_EQ(best.copied.size(), 2u);
+  // The best path's "<unk>" nodes name the words the translation wrote there; the token stays
+  // the model's own.
+  ASSERT_EQ(tree.best.size(), best.tokens.size() + 1);  // the root first
+  for (size_t i = 0; i < best.tokens.size(); ++i) {
+    const BeamNode& node = tree.nodes[static_cast<size_t>(tree.best[i + 1])];
+    const bool copied = std::any_of(best.copied.begin(), best.copied.end(),
+                                    [&](const CopiedWord& c) { return c.target == int(i); });
+    EXPECT_EQ(node.token, copied ? "<unk>" : best.tokens[i]) << i;
+    EXPECT_EQ(node.copied, copied ? best.tokens[i] : "") << i;
+  }
+  EXPECT_NE(beam_tree_json(tree).find("\"copied\":\"Zebra\""), std::string::npos);
+  // Keeping "<unk>", nothing is named.
+  beam.unknown_words = UnknownWords::kKeep;
+  translator().translate_with_tree(kSentence, beam, tree);
+  for (const BeamNode& node : tree.nodes) EXPECT_TRUE(node.copied.empty()) << node.id;
 }
 
 }  // namespace

@@ -413,6 +413,17 @@ void BeamTreePlotTest::tooltipsWriteTokensAsTheScreenDoes() {
   QVERIFY(finished.contains(QStringLiteral("on the best path")));
   QVERIFY(!plot.toolTipFor(10).contains(QStringLiteral("final score")));
   QCOMPARE(plot.toolTipFor(99), QString());
+  // A "<unk>" whose translation copies a source word is labelled with that word, as the
+  // translation writes it; the tooltip says what the model wrote.
+  BeamTree copying = handTree();
+  copying.nodes[7].token = "<unk>";
+  copying.nodes[7].copied = "Grzegorz";
+  plot.setTree(copying);
+  const QString copied = plot.toolTipFor(7);
+  QVERIFY2(copied.startsWith(QStringLiteral("Grzegorz\n")), qPrintable(copied));
+  QVERIFY2(copied.contains(QStringLiteral("copied from the source where the model wrote <unk>")),
+           qPrintable(copied));
+  QVERIFY(!plot.toolTipFor(4).contains(QStringLiteral("copied")));
 }
 
 void BeamTreePlotTest::exportsWriteTheWholeTree() {

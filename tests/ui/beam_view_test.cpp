@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "core/app_settings.h"
+#include "core/beam_node_view.h"
 #include "plots/attention_bars.h"
 #include "plots/beam_tree_plot.h"
 #include "plots/heatmap_plot.h"
@@ -64,6 +65,7 @@ class BeamViewTest : public test::WindowTest {
   void clickingANodeShowsItsHypothesis();
   void continuingFromAPrunedNodeGraftsWhereItLeads();
   void theStepKeysRevealTheSearchOneStepAtATime();
+  void theStepKeysFollowAClickedNodesPath();
   void playRevealsTheSearchToItsEnd();
   void greedySearchHidesTheBeamView();
   void anAttributionChosenKeepsTheBeamsAttentionInView();
@@ -313,6 +315,42 @@ void BeamViewTest::theStepKeysRevealTheSearchOneStepAtATime() {
   QCOMPARE(window_->heatmap()->matrix().targetTokens, pathTokens(tree, tree.best.back()));
   // The greedy session was never started: the keys stepped the tree only.
   QVERIFY(!window_->controller()->snapshot().has_value());
+}
+
+// After a click the keys step along the clicked node's path and on from it (they only revealed
+// more of the tree, the heatmap stuck on the node); Home returns to the best path.
+void BeamViewTest::theStepKeysFollowAClickedNodesPath() {
+  QVERIFY(search(kSentence));
+  const BeamTree tree = plot()->tree();
+  int node = -1;  // kept, off the best path, and the search went on from it
+  for (const BeamNode& n : tree.nodes)
+    if (n.step >= 2 && n.state == BeamNode::State::kKept && !isOnBestPath(tree, n.id) &&
+        bestContinuation(tree, n.id) > 0) {
+      node = n.id;
+      break;
+    }
+  QVERIFY2(node > 0, "no kept node off the best path with a continuation");
+  const auto shows = [&](int shown) {
+    return QTest::qWaitFor(
+        [&] { return window_->heatmap()->matrix().targetTokens == pathTokens(tree, shown); },
+        20000);
+  };
+  QTest::mouseClick(plot(), Qt::LeftButton, {}, plot()->nodeRect(node).center().toPoint());
+  QVERIFY(shows(node));
+  QWidget* focus = plot();  // the click gave the tree the focus: the keys step there too
+  const int next = bestContinuation(tree, node);
+  QTest::keyClick(focus, Qt::Key_Right);
+  QCOMPARE(plot()->selectedNode(), next);
+  QVERIFY2(shows(next), qPrintable(window_->heatmap()->matrix().targetTokens.join(' ')));
+  QTest::keyClick(focus, Qt::Key_Left);
+  QTest::keyClick(focus, Qt::Key_Left);
+  const int parent = tree.nodes[static_cast<size_t>(node)].parent;
+  QVERIFY2(shows(parent), qPrintable(window_->heatmap()->matrix().targetTokens.join(' ')));
+  QCOMPARE(plot()->visibleSteps(), tree.nodes[static_cast<size_t>(parent)].step);
+  QTest::keyClick(focus, Qt::Key_Home);
+  QCOMPARE(plot()->selectedNode(), -1);
+  QTest::keyClick(focus, Qt::Key_Right);
+  QVERIFY(shows(tree.best[1]));
 }
 
 void BeamViewTest::playRevealsTheSearchToItsEnd() {

@@ -190,6 +190,18 @@ void CorpusViewTest::withoutReferenceMeasuresAttentionOnly() {
   QCOMPARE(view.sentenceRows()->index(0, 2).data().toString(), QString("–"));
   QVERIFY(view.plot()->isHidden());
   QVERIFY_THROWS_EXCEPTION(std::runtime_error, view.exportPlot(dir_.filePath("p.png"), {}));
+  // Seven models: every row of the table in view (no plot holds its pane open).
+  QList<QPair<QString, QString>> seven;
+  for (int i = 0; i < 7; ++i) seven.append({QStringLiteral("model %1").arg(i), additive_});
+  view.setModels(seven);
+  view.resize(1200, 700);
+  view.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&view));
+  QVERIFY(runToEnd(view));
+  QTableWidget* table = view.metricsTable();
+  QCOMPARE(table->rowCount(), 7);
+  QTRY_VERIFY2(table->rowViewportPosition(6) + table->rowHeight(6) <= table->viewport()->height(),
+               qPrintable(QStringLiteral("viewport %1 px").arg(table->viewport()->height())));
 }
 
 void CorpusViewTest::exportsTablesAsCsvAndJsonAndThePlot() {

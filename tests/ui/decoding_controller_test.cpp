@@ -34,7 +34,7 @@ class DecodingControllerTest : public QObject {
   void rewindShowsNoStep();
   void playStopsAtTheEndAndStartsOverFromThere();
   void newerSentenceSupersedesOlder();
-  void beamReplacesTheSession();
+  void clearEndsTheSession();
   void failedRequestIsNotBusyForever();
 
  private:
@@ -245,18 +245,22 @@ void DecodingControllerTest::newerSentenceSupersedesOlder() {
   QCOMPARE(controller_->snapshot()->translation.source.tokens.size(), size_t{3});
 }
 
-void DecodingControllerTest::beamReplacesTheSession() {
+void DecodingControllerTest::clearEndsTheSession() {
+  // As a beam search does (the beam view runs it): the greedy session ends, its answers dropped.
   controller_->start(kModel, kLong);
-  QSignalSpy beams(controller_.get(), &DecodingController::beamReady);
-  controller_->translateBeam({kModel, QStringLiteral("a b c"), 3});
-  QVERIFY(beams.wait(20000));
-  QCOMPARE(beams.count(), 1);
-  QCOMPARE(beams[0][0].value<QList<attnscope::Translation>>().size(), 3);
+  QSignalSpy changed(controller_.get(), &DecodingController::snapshotChanged);
+  controller_->clear();
   QVERIFY(!controller_->snapshot().has_value());
   QVERIFY(!controller_->isSessionOf(kModel, kLong));
   QVERIFY(!controller_->busy());
   controller_->stepForward();  // no session to step
   QVERIFY(!controller_->busy());
+  // The worker answers in order: once a later session's answer is in, the cleared one's would
+  // have come before it. Only the later one is shown.
+  controller_->start(kModel, QStringLiteral("a b c"));
+  QVERIFY(settle());
+  QCOMPARE(changed.count(), 1);
+  QCOMPARE(controller_->snapshot()->translation.source.tokens.size(), size_t{4});  // and </s>
 }
 
 void DecodingControllerTest::failedRequestIsNotBusyForever() {

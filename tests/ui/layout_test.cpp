@@ -22,7 +22,9 @@
 #include "tabs/compare_view.h"
 #include "tabs/corpus_view.h"
 #include "ui/fixture.h"
+#include "widgets/candidates_view.h"
 #include "widgets/decoding_tool_bar.h"
+#include "widgets/step_panel.h"
 #include "widgets/tool_bar_rows.h"
 #include "window/main_window.h"
 
@@ -136,6 +138,8 @@ class LayoutTest : public test::WindowTest {
   void anExportedGridLabelsEverySourceWord();
   void everyToolbarControlIsInSight_data();
   void everyToolbarControlIsInSight();
+  void theStepPanelFitsItsColumn_data();
+  void theStepPanelFitsItsColumn();
 
  private:
   // The window at `size` in Compare all, every model forced onto `reference`, the difference of
@@ -195,7 +199,8 @@ bool LayoutTest::fitsItsPage(QWidget* tab, const QSize& size) {
   return true;
 }
 
-// With Common target: reference, a reference typed for one sentence is not applied to the next.
+// With Common target: reference, no old maps before a reference is typed, and a reference typed
+// for one sentence is not applied to the next.
 void LayoutTest::aNewSentenceClearsTheReferenceTypedForTheOldOne() {
   QVERIFY(showWindow("additive"));
   QVERIFY(translate("a b c"));
@@ -203,10 +208,20 @@ void LayoutTest::aNewSentenceClearsTheReferenceTypedForTheOldOne() {
   window_->showCompare(true);
   QVERIFY(compared.wait(10000));
   CompareView* view = window_->compareView();
+  QVERIFY(!view->plots().front()->matrix().isEmpty());
+  // No reference typed yet: the maps of the models' own translations must not stay, passing for
+  // the reference's.
   view->setMode(CompareTarget::Kind::Reference);
+  QVERIFY(view->referenceEdit()->text().isEmpty());
+  for (HeatmapPlot* plot : view->plots())
+    QVERIFY2(plot->matrix().isEmpty() && plot->matrix().columns() == 0,
+             qPrintable(plot->matrix().title + ": " + plot->matrix().targetTokens.join(' ')));
+  QVERIFY2(view->statusText().contains("reference above"), qPrintable(view->statusText()));
+  compared.clear();
   view->referenceEdit()->setText("d e f");
   QTest::keyClick(view->referenceEdit(), Qt::Key_Return);
   QVERIFY(compared.wait(10000));
+  QCOMPARE(compared.count(), 1);  // the own translations' answer, if still on its way, dropped
   QVERIFY2(view->statusText().contains("d e f"), qPrintable(view->statusText()));
 
   // The same sentence again keeps its reference.
@@ -248,6 +263,30 @@ void LayoutTest::aNewSentenceClearsTheReferenceTypedForTheOldOne() {
   QCOMPARE(view->referenceEdit()->text(), QString("e f g"));
   QVERIFY2(view->statusText().contains("e f g"), qPrintable(view->statusText()));
   QCOMPARE(view->plots().front()->matrix().sourceTokens, QStringList({"a", "b", "c", "</s>"}));
+}
+
+void LayoutTest::theStepPanelFitsItsColumn_data() { addSizes(); }
+
+// At 900×600 the panel was wider than its column (an unwrapped line): its bars were cut on the
+// right with no scroll bar; and the candidates' list took twice its rows' height.
+void LayoutTest::theStepPanelFitsItsColumn() {
+  QFETCH(QSize, size);
+  QVERIFY(showWindow("additive", size));
+  QVERIFY(translate(kSentence));
+  QVERIFY(settled());
+  auto* scroll = window_->findChild<QScrollArea*>(QStringLiteral("stepPanelScroll"));
+  QVERIFY(scroll != nullptr);
+  StepPanel* panel = window_->stepPanel();
+  QTRY_VERIFY2(panel->width() <= scroll->viewport()->width(),
+               qPrintable(QStringLiteral("panel %1 px in a %2 px column")
+                              .arg(panel->width())
+                              .arg(scroll->viewport()->width())));
+  const CandidatesView* list = panel->candidates();
+  QVERIFY(list->count() > 0);
+  const int rows = list->count() * list->sizeHintForRow(0) + 2 * list->frameWidth();
+  QVERIFY2(
+      list->height() <= rows + list->fontMetrics().height(),
+      qPrintable(QStringLiteral("list %1 px for %2 px of rows").arg(list->height()).arg(rows)));
 }
 
 void LayoutTest::compareAllKeepsEveryPlotReadable_data() { addSizes(); }

@@ -26,6 +26,7 @@
 #include "widgets/history_line_edit.h"
 #include "widgets/step_panel.h"
 #include "workers/decoding_controller.h"
+#include "workers/engine_worker.h"
 
 using namespace attnscope::ui;
 using attnscope::ui::test::qStrings;
@@ -291,7 +292,10 @@ void MainWindowTest::historyWalksBackAndForth() {
 void MainWindowTest::beamListsHypothesesAndShowsTheChosenOne() {
   QVERIFY(searchBox());
   searchBox()->setCurrentText("Beam");  // beam 5 by default
+  // One search gives the list and the tree (Enter ran a second search for the list before).
+  QSignalSpy searches(window_->worker(), &EngineWorker::beamSearched);
   QVERIFY(typeAndTranslate("a b c"));
+  QTRY_COMPARE_WITH_TIMEOUT(searches.count(), 1, 20000);
   attnscope::TranslationOptions beam5;
   beam5.beam_size = 5;
   const std::vector<attnscope::Translation> nbest =
@@ -311,6 +315,16 @@ void MainWindowTest::beamListsHypothesesAndShowsTheChosenOne() {
   QCOMPARE(second.targetTokens, qStrings(nbest[1].tokens));
   QVERIFY(sameWeights(second, nbest[1].attention));
   QCOMPARE(second.sourceTokens, best.sourceTokens);
+  // A narrow list wraps its hypotheses instead of cutting them (their ends differ most).
+  beams->setFixedWidth(90);
+  QTRY_VERIFY(beams->viewport()->width() < 90);
+  bool wrapped = false;
+  for (int i = 0; i < beams->count(); ++i) {
+    const QRect rect = beams->visualItemRect(beams->item(i));
+    QVERIFY2(rect.width() <= beams->viewport()->width(), qPrintable(beams->item(i)->text()));
+    wrapped = wrapped || rect.height() > 2 * beams->fontMetrics().height();
+  }
+  QVERIFY(wrapped);
 }
 
 void MainWindowTest::quickStepKeysAndPlayAllTakeEffect() {

@@ -67,6 +67,16 @@ Step beamNodeStep(const BeamTree& tree, int node, const Translation& t) {
   return step;
 }
 
+int bestContinuation(const BeamTree& tree, int node) {
+  int best = -1;
+  for (const BeamNode& child : tree.nodes) {
+    if (child.parent != node || child.state == BeamNode::State::kPruned) continue;
+    if (isOnBestPath(tree, child.id)) return child.id;
+    if (best < 0 || child.score > tree.nodes[static_cast<size_t>(best)].score) best = child.id;
+  }
+  return best;
+}
+
 bool isOnBestPath(const BeamTree& tree, int node) {
   return std::find(tree.best.begin(), tree.best.end(), node) != tree.best.end();
 }

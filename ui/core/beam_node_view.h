@@ -21,6 +21,11 @@ Step beamNodeStep(const BeamTree& tree, int node, const Translation& t);
 /// Whether `node` is on the path the search chose (BeamTree::best).
 bool isOnBestPath(const BeamTree& tree, int node);
 
+/// Where → goes from `node`: its child on the best path when there is one, else its child the
+/// search kept or finished with the highest score; −1 when the search did not go on from it (a
+/// pruned or finished node, or the last step).
+int bestContinuation(const BeamTree& tree, int node);
+
 /// The search's final score of its best hypothesis (0 for a tree without one).
 float bestFinalScore(const BeamTree& tree);
 

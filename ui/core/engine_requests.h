@@ -137,12 +137,12 @@ struct BeamRequest {
   }
 };
 
-/// A recorded search (Translator::translate_with_tree) and the hypothesis it chose.
+/// A recorded search (Translator::translate_nbest_with_tree): its tree and its final beam.
 struct BeamResult {
   BeamRequest request;
   BeamTree tree;
-  Translation best;
-  QString error;  // not empty: no tree, and why
+  QList<Translation> finalBeam;  // best first; empty when there is an error
+  QString error;                 // not empty: no tree, and why
 };
 
 /// The partial hypothesis of one node of a shown tree: its path decoded forced, as many steps as

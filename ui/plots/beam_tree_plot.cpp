@@ -222,6 +222,9 @@ QString BeamTreePlot::toolTipFor(int node) const {
   const auto number = [](double value) { return QString::number(value, 'f', 3); };
   QStringList lines;
   lines << labels_[static_cast<size_t>(node)];
+  if (!n.copied.empty())
+    lines << tr("copied from the source where the model wrote %1")
+                 .arg(QString::fromStdString(n.token));
   if (n.state == NodeState::kRoot) {
     lines << tr("the start of the search");
   } else {
@@ -278,7 +281,9 @@ void BeamTreePlot::indexTree() {
   for (const BeamNode& n : tree_.nodes) {
     const auto i = static_cast<size_t>(n.id);
     if (n.parent >= 0) children_[static_cast<size_t>(n.parent)].push_back(n.id);
-    labels_[i] = readableToken(QString::fromStdString(n.token), n.step == 1);
+    // The word the translation writes: a copied source word where the model wrote "<unk>".
+    labels_[i] =
+        readableToken(QString::fromStdString(n.copied.empty() ? n.token : n.copied), n.step == 1);
     labelWidths_[i] = metrics.horizontalAdvance(labels_[i]);
     lastStep_ = std::max(lastStep_, n.step);
   }

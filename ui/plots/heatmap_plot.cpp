@@ -171,11 +171,12 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
   axisRect()->setMinimumMargins(minimum);
   // A step forward or back (one matrix's rows the start of the other's) keeps the colour scale's
   // top as high as it was: fitted to the rows so far, earlier cells changed colour as rows came.
+  // Home (no rows) and the first step from it are steps too: the top the sentence reached stays.
   const int sharedRows = std::min(matrix.rows(), matrix_.rows());
   const bool stepped =
-      sameSentence && matrix.title == matrix_.title && sharedRows > 0 &&
+      sameSentence && matrix.title == matrix_.title &&
       matrix.targetTokens.mid(0, sharedRows) == matrix_.targetTokens.mid(0, sharedRows);
-  const double previousTop = stepped ? map_->dataRange().upper : 0.0;
+  if (!stepped) stepTop_ = 0.0;
   matrix_ = matrix;
   forcedRows_.clear();
   editedRows_.clear();
@@ -198,8 +199,9 @@ void HeatmapPlot::setMatrix(const AttentionMatrix& matrix) {
     }
   if (rows == 0) map_->data()->fill(0.0);
   map_->setVisible(rows > 0);
+  stepTop_ = std::max(stepTop_, highest);
   if (!fixedRange_) {
-    const double top = std::max(previousTop, highest > 0 ? highest : 1.0);
+    const double top = stepTop_ > 0 ? stepTop_ : 1.0;  // nothing drawn yet: a 0–1 scale
     map_->setDataRange(QCPRange(signed_ ? -top : 0.0, top));
   }
   // The baseline without attention has its tokens but nothing to draw between them.

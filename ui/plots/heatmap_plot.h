@@ -121,6 +121,9 @@ class HeatmapPlot : public QCustomPlot {
   bool signed_ = false;
   bool showValues_ = false;
   bool fixedRange_ = false;
+  // The largest weight of the sentence's steps shown so far (the colour scale's top while
+  // stepping); 0 before any.
+  double stepTop_ = 0.0;
   int currentRow_ = -1;
   QPoint highlighted_{-1, -1};
   int reservedRows_ = 0;

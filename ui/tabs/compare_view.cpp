@@ -302,6 +302,8 @@ void CompareView::compare(const QString& sentence) {
   if (!edits_.edits.empty() && edits_.sentence.trimmed() != sentence.trimmed()) setEdits({});
   const CompareTarget common = target();
   if (common.kind == CompareTarget::Kind::Reference && common.text.trimmed().isEmpty()) {
+    // Nothing to force yet: the maps of another target or sentence would pass for this one's.
+    dropResult(tr("Type a reference\nfor this sentence"));
     setStatus(tr("Type a %1 reference above and press Enter.").arg(targetLanguage_));
     return;
   }
@@ -328,14 +330,18 @@ void CompareView::clearForNewSentence() {
   const QString old = status_->fontMetrics().elidedText(referenceSentence_, Qt::ElideRight, 300);
   referenceSentence_.clear();
   reference_->clear();
-  generation_ = worker_->nextGeneration(EngineWorker::Channel::Compare);  // older answers: obsolete
-  result_ = CompareResult();
-  resultStatus_.clear();
-  showEmpty(tr("Type a reference\nfor this sentence"));
-  updateDifference();
+  dropResult(tr("Type a reference\nfor this sentence"));
   setStatus(tr("New sentence: the reference typed for \"%1\" was cleared. Type the %2 "
                "reference of this sentence above and press Enter.")
                 .arg(old, targetLanguage_));
+}
+
+void CompareView::dropResult(const QString& emptyText) {
+  generation_ = worker_->nextGeneration(EngineWorker::Channel::Compare);  // older answers: obsolete
+  result_ = CompareResult();
+  resultStatus_.clear();
+  showEmpty(emptyText);
+  updateDifference();
 }
 
 QList<HeatmapPlot*> CompareView::exportedPlots() const {

@@ -87,6 +87,8 @@ class CompareView : public QWidget, public ExportTarget, public GuideSection {
   void clearForNewSentence();
   // Every model's plot, titled and empty, saying `emptyText`.
   void showEmpty(const QString& emptyText);
+  // No result shown (answers on their way dropped): empty plots saying `emptyText`.
+  void dropResult(const QString& emptyText);
 
   QComboBox* mode_ = nullptr;
   QLineEdit* reference_ = nullptr;

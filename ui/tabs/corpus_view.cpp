@@ -137,14 +137,15 @@ CorpusView::CorpusView(QWidget* parent) : QWidget(parent) {
   referenceLabel_ = new QLabel(this);
   auto* chooseSource = new QPushButton(tr("Open source…"), this);
   auto* chooseReference = new QPushButton(tr("Open reference…"), this);
-  clearReference_ = new QPushButton(tr("No reference"), this);
-  clearReference_->setToolTip(tr("Measure the attention only: BLEU needs a reference"));
+  clearReference_ = new QPushButton(tr("Clear reference"), this);
+  clearReference_->setToolTip(
+      tr("Run without a reference: the attention figures only (BLEU needs one)"));
   trainingTargetLabel_ = new QLabel(this);
   auto* chooseTrainingTarget = new QPushButton(tr("Open training target…"), this);
   chooseTrainingTarget->setToolTip(
       tr("The target side of the models' training corpus (train.de.gz for the shipped models): "
          "the Leak column counts output words that are source words it never has"));
-  clearTrainingTarget_ = new QPushButton(tr("No training target"), this);
+  clearTrainingTarget_ = new QPushButton(tr("Clear training target"), this);
   clearTrainingTarget_->setToolTip(tr("Do not count source words left in the output"));
   modelList_ = new QListWidget(this);
   modelList_->setFlow(QListView::LeftToRight);
@@ -638,6 +639,12 @@ void CorpusView::fillMetrics() {
   metrics_->resizeColumnsToContents();
   metrics_->setMinimumWidth(metrics_->horizontalHeader()->length() + 2 * metrics_->frameWidth() +
                             metrics_->verticalScrollBar()->sizeHint().width());
+  // And every model's row, up to nine (a pair's seven and two more): without a reference there
+  // is no plot to hold the pane open, and the table showed two rows; the sentences give way.
+  int height = metrics_->horizontalHeader()->sizeHint().height() + 2 * metrics_->frameWidth();
+  for (int row = 0; row < std::min(metrics_->rowCount(), 9); ++row)
+    height += metrics_->rowHeight(row);
+  metrics_->setMinimumHeight(height);
 }
 
 void CorpusView::fillSentences() {

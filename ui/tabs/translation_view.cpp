@@ -57,6 +57,10 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   beamList_ = new QListWidget(this);
   beamList_->setVisible(false);
   beamList_->setToolTip(tr("The final beam, best first: choose one to see its heatmap"));
+  // Hypotheses often differ only at their end: wrapped whole, never cut at the list's edge.
+  beamList_->setWordWrap(true);
+  beamList_->setResizeMode(QListView::Adjust);
+  beamList_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   output_ = new QLabel(this);
   output_->setWordWrap(true);
   output_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
@@ -191,6 +195,7 @@ TranslationView::TranslationView(DecodingController* controller, const ModelList
   layout->addLayout(controls);
   layout->addWidget(beamSplitter_, 1);
   connect(beamView_, &BeamView::hypothesisShown, this, &TranslationView::showBeamNode);
+  connect(beamView_, &BeamView::finalBeamArrived, this, &TranslationView::showBeam);
 
   const auto redraw = [this] {
     // A beam node's step in view stays in view (a step, not a row: the view may change the rows).

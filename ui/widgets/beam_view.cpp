@@ -78,10 +78,7 @@ BeamView::BeamView(EngineWorker* worker, QWidget* parent) : QWidget(parent) {
   playTimer_ = new QTimer(this);
   connect(playTimer_, &QTimer::timeout, this, [this] {
     if (plot_->isEmpty()) return;  // the search has not arrived yet
-    if (plot_->visibleSteps() < plot_->lastStep())
-      setVisibleSteps(plot_->visibleSteps() + 1);
-    else
-      stopPlaying();
+    if (!advance()) stopPlaying();
   });
   setVisible(false);
 }
@@ -133,14 +130,19 @@ void BeamView::showSearch() {
     plot_->clear(tr("No beam tree: %1").arg(why));
     summary_->setText(tr("No beam tree"));
     setNote(why);
+    Q_EMIT finalBeamArrived(result.finalBeam, result.request.modelKey);
     return;
   }
+  // The list first: it shows the best hypothesis whole, then the steps asked for show its path.
+  Q_EMIT finalBeamArrived(result.finalBeam, result.request.modelKey);
   plot_->setTree(result.tree);
-  if (!result.tree.best.empty()) hypotheses_.insert(result.tree.best.back(), result.best);
+  if (!result.tree.best.empty() && !result.finalBeam.isEmpty())
+    hypotheses_.insert(result.tree.best.back(), result.finalBeam.front());
   summary_->setText(beamTreeSummary(result.tree));
   setNote(
       tr("Click a node to see its hypothesis; right-click a pruned one to continue the search "
-         "from it. → ← Home End step through the search, Space plays it."));
+         "from it. → ← step through the search (along a clicked node's path), Home goes back "
+         "to its root, End shows it all, Space plays it."));
   setVisibleSteps(pendingSteps_);
 }
 
@@ -187,18 +189,52 @@ void BeamView::graft(const BeamContinuation& continuation) {
 }
 
 void BeamView::stepForward() {
-  if (plot_->isEmpty()) return;
-  if (plot_->visibleSteps() < plot_->lastStep()) setVisibleSteps(plot_->visibleSteps() + 1);
+  if (!plot_->isEmpty()) advance();
+}
+
+bool BeamView::advance() {
+  const BeamTree& tree = plot_->tree();
+  if (selected_ < 0 || shownNode_ < 0) {  // the search's best path, one step more
+    if (plot_->visibleSteps() >= plot_->lastStep()) return false;
+    setVisibleSteps(plot_->visibleSteps() + 1);
+    return true;
+  }
+  // A node chosen: along its path, then on from it the way the search went.
+  if (shownNode_ == selected_) {
+    const int next = bestContinuation(tree, selected_);
+    if (next < 0) {
+      setNote(
+          tr("The search did not go on from this node. Right-click a pruned node to continue "
+             "the search from it; Home goes back to the best path."));
+      return false;
+    }
+    selected_ = next;
+    plot_->setSelectedNode(next);
+  }
+  const int step = tree.nodes[static_cast<size_t>(shownNode_)].step + 1;
+  if (plot_->visibleSteps() < step)
+    setVisibleSteps(step);  // the tree revealed as far as the node shown
+  else
+    showHypothesis();
+  return true;
 }
 
 void BeamView::stepBack() {
   stopPlaying();  // stepping by hand pauses Play, as in greedy decoding
   if (plot_->isEmpty()) return;
+  if (selected_ >= 0 && shownNode_ > 0) {
+    // A node chosen: the step before the node shown, on its path (the tree as of that step).
+    setVisibleSteps(plot_->tree().nodes[static_cast<size_t>(shownNode_)].step - 1);
+    return;
+  }
   if (plot_->visibleSteps() > 0) setVisibleSteps(plot_->visibleSteps() - 1);
 }
 
 void BeamView::showFirstStep() {
   stopPlaying();
+  // Back to the root and to the search's own path, as Home drops forced tokens in greedy mode.
+  selected_ = -1;
+  plot_->setSelectedNode(-1);
   if (!plot_->isEmpty()) setVisibleSteps(0);
 }
 
@@ -294,7 +330,8 @@ const Translation* BeamView::hypothesisThrough(int node) const {
 
 void BeamView::showHypothesis() {
   const BeamTree& tree = plot_->tree();
-  if (tree.nodes.empty() || !controller_->result()) return;
+  if (tree.nodes.empty() || !controller_->result() || controller_->result()->finalBeam.isEmpty())
+    return;
   int node = selected_ >= 0 ? selected_ : tree.best.empty() ? 0 : tree.best.back();
   // A node deeper than the steps revealed: its hypothesis as far as they go.
   const int steps = plot_->visibleSteps();
@@ -304,7 +341,8 @@ void BeamView::showHypothesis() {
   scrollToShownNode();
   const QString caption = beamNodeCaption(tree, node);
   if (node == 0) {  // the root: the source, no output step yet
-    Q_EMIT hypothesisShown(firstSteps(controller_->result()->best, 0), nullptr, caption);
+    Q_EMIT hypothesisShown(firstSteps(controller_->result()->finalBeam.front(), 0), nullptr,
+                           caption);
     return;
   }
   const Translation* full = hypothesisThrough(node);

@@ -44,6 +44,8 @@ class BeamView : public QWidget {
   QString modelKey() const;
 
   // The search step by step, as greedy decoding: one step more or fewer, the root, every step.
+  // With a node chosen (clicked, or a hypothesis of the list) → and ← step along its path and on
+  // from it as the search went (bestContinuation); the root (Home) returns to the best path.
   void stepForward();
   void stepBack();
   void showFirstStep();
@@ -90,9 +92,13 @@ class BeamView : public QWidget {
   /// `step`, its last step (null at the root); `caption` says which node it is.
   void hypothesisShown(const attnscope::Translation& t, const attnscope::Step* step,
                        const QString& caption);
+  /// The search of model `modelKey` arrived: its final beam, best first (empty: no search).
+  void finalBeamArrived(const QList<attnscope::Translation>& hypotheses, const QString& modelKey);
 
  private:
   void showSearch();
+  // One step more (→, Play): false at the end of what can be shown.
+  bool advance();
   void selectNode(int node);
   void continueFrom(int node);
   void graft(const BeamContinuation& continuation);

@@ -24,6 +24,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   attributionBars_->setEditable(false, tr("An attribution is measured, not set: edit the "
                                           "attention above and see what the output does"));
   entropy_ = new QLabel(this);
+  entropy_->setWordWrap(true);  // unwrapped, its width cut the panel off in a narrow column
   entropy_->setToolTip(
       tr("Entropy of this step's attention: 0 when it looks at one word, "
          "log n when spread evenly over n words"));
@@ -31,9 +32,13 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(heading_);
   candidatesLabel_ = new QLabel(this);
+  candidatesLabel_->setWordWrap(true);
   setBeamNodeCandidates(false);
   layout->addWidget(candidatesLabel_);
-  layout->addWidget(candidates_, 1);
+  // The list as tall as its candidates: the bars below get the room it left empty.
+  candidates_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+  candidates_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+  layout->addWidget(candidates_);
   layout->addWidget(attentionLabel_);
   layout->addWidget(bars_, 1);
   layout->addWidget(entropy_);

@@ -236,10 +236,6 @@ void MainWindow::wire() {
   connect(worker_, &EngineWorker::errorOccurred, this, &MainWindow::showError);
   connect(controller_, &DecodingController::snapshotChanged, translation_,
           &TranslationView::showSnapshot);
-  connect(controller_, &DecodingController::beamReady, this,
-          [this](const QList<Translation>& hypotheses) {
-            translation_->showBeam(hypotheses, currentKey());
-          });
   connect(controller_, &DecodingController::playingChanged, toolBar_, &DecodingToolBar::setPlaying);
 
   // The tabs.
@@ -382,7 +378,7 @@ void MainWindow::translate() {
 void MainWindow::searchBeam(const QString& sentence, int steps) {
   const BeamRequest request{currentKey(), sentence, toolBar_->beamSize(), toolBar_->lengthPenalty(),
                             toolBar_->coveragePenalty()};
-  controller_->translateBeam(request);  // the final beam, listed beside the heatmap
+  controller_->clear();  // no greedy session: the search's final beam is listed instead
   translation_->beamView()->search(request, steps);
 }
 

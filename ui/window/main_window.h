@@ -82,6 +82,7 @@ class MainWindow : public QMainWindow {
   /// The user guide's window, once opened (null before).
   UserGuideWindow* userGuide() const { return guide_; }
   DecodingController* controller() const { return controller_; }
+  EngineWorker* worker() const { return worker_; }
 
  Q_SIGNALS:
   /// The heatmap shows a new result (after translate, step, force, beam or model switch).

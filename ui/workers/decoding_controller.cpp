@@ -7,12 +7,6 @@ namespace attnscope::ui {
 DecodingController::DecodingController(EngineWorker* worker, QObject* parent)
     : QObject(parent), worker_(worker) {
   connect(worker_, &EngineWorker::sessionChanged, this, &DecodingController::receive);
-  connect(worker_, &EngineWorker::beamReady, this,
-          [this](quint64 generation, const QList<Translation>& hypotheses) {
-            if (generation != generation_) return;
-            busy_ = false;
-            Q_EMIT beamReady(hypotheses);
-          });
   connect(worker_, &EngineWorker::requestFailed, this, [this](quint64 generation) {
     if (generation != generation_) return;
     busy_ = false;
@@ -33,14 +27,6 @@ void DecodingController::start(const QString& key, const QString& sentence, int 
   selectedRow_ = -1;
   send();
   pathGeneration_ = generation_;
-}
-
-void DecodingController::translateBeam(const BeamRequest& request) {
-  clear();
-  generation_ = worker_->nextGeneration();
-  pathGeneration_ = generation_;
-  busy_ = true;
-  post([w = worker_, g = generation_, request] { w->translateBeam(g, request); });
 }
 
 void DecodingController::clear() {

@@ -19,9 +19,8 @@ class DecodingController : public QObject {
 
   /// A fresh session of `sentence` on model `key`, showing `steps` steps (kToEnd: all of them).
   void start(const QString& key, const QString& sentence, int steps = SessionRequest::kToEnd);
-  /// The final beam instead of a session (beamReady); stepping needs a new start().
-  void translateBeam(const BeamRequest& request);
-  /// No session at all (an empty sentence): stepping does nothing until the next start().
+  /// No session at all (an empty sentence, a beam search shown): stepping does nothing until the
+  /// next start().
   void clear();
   /// Whether stepping goes on with the session of `sentence` on `key`.
   bool isSessionOf(const QString& key, const QString& sentence) const;
@@ -67,7 +66,6 @@ class DecodingController : public QObject {
  Q_SIGNALS:
   /// snapshot() holds the answer to the newest request.
   void snapshotChanged();
-  void beamReady(const QList<attnscope::Translation>& hypotheses);
   void playingChanged(bool playing);
 
  private:

@@ -194,17 +194,6 @@ TranslationOptions EngineWorker::searchOptions(const BeamRequest& request) const
   return options;
 }
 
-void EngineWorker::translateBeam(quint64 generation, const BeamRequest& request) {
-  if (obsolete(generation)) return;
-  const bool ok = guarded([&] {
-    const auto nbest = translator(request.modelKey)
-                           .translate_nbest(request.sentence.toStdString(), searchOptions(request));
-    if (!obsolete(generation))
-      Q_EMIT beamReady(generation, QList<Translation>(nbest.begin(), nbest.end()));
-  });
-  if (!ok) Q_EMIT requestFailed(generation);
-}
-
 void EngineWorker::searchBeam(quint64 generation, const BeamRequest& request) {
   constexpr Channel kChannel = Channel::BeamTree;
   if (obsolete(generation, kChannel)) return;
@@ -212,12 +201,16 @@ void EngineWorker::searchBeam(quint64 generation, const BeamRequest& request) {
   result.request = request;
   set_thread_count(kDecodingThreads);
   try {
-    result.best = translator(request.modelKey)
-                      .translate_with_tree(request.sentence.toStdString(), searchOptions(request),
-                                           result.tree);
+    // One search gives both the tree and the final beam listed beside the heatmap.
+    const std::vector<Translation> finalBeam =
+        translator(request.modelKey)
+            .translate_nbest_with_tree(request.sentence.toStdString(), searchOptions(request),
+                                       result.tree);
+    result.finalBeam = QList<Translation>(finalBeam.begin(), finalBeam.end());
   } catch (const std::exception& e) {
-    // Said in the beam view, not as a dialog: the final beam's own request reports it already.
+    // Said in the beam view and, as every failed request, in a dialog.
     result.error = QString::fromStdString(e.what());
+    if (!obsolete(generation, kChannel)) Q_EMIT errorOccurred(result.error);
   }
   if (!obsolete(generation, kChannel)) Q_EMIT beamSearched(generation, result);
 }

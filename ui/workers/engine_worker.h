@@ -53,9 +53,8 @@ class EngineWorker : public QObject {
   /// Whether later results copy unknown words from the source (the default) or keep "<unk>".
   void setUnknownWords(attnscope::UnknownWords unknownWords) { unknownWords_ = unknownWords; }
   void showSession(quint64 generation, const SessionRequest& request);
-  /// The final beam of `request`, best first (beamReady).
-  void translateBeam(quint64 generation, const BeamRequest& request);
-  /// `request`'s search recorded as a tree (beamSearched; its error says why there is none).
+  /// `request`'s search recorded as a tree, with its final beam (beamSearched; its error says
+  /// why there is none).
   void searchBeam(quint64 generation, const BeamRequest& request);
   /// The hypothesis of a tree node whose path (BeamTree::path) is `path`, decoded forced
   /// (beamNodeDecoded).
@@ -81,7 +80,6 @@ class EngineWorker : public QObject {
   /// Model `key`'s header is known: loaded, or read for a shipped model once listed.
   void modelLoaded(const QString& key, const attnscope::ModelInfo& info);
   void sessionChanged(quint64 generation, const attnscope::ui::SessionSnapshot& snapshot);
-  void beamReady(quint64 generation, const QList<attnscope::Translation>& hypotheses);
   void beamSearched(quint64 generation, const attnscope::ui::BeamResult& result);
   void beamNodeDecoded(quint64 generation, const attnscope::ui::BeamNodeResult& result);
   void beamContinued(quint64 generation, const attnscope::ui::BeamContinuation& continuation);

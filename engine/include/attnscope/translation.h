@@ -172,6 +172,9 @@ struct BeamNode {
   int parent = -1;    // -1 for the root
   int step = 0;       // 0 for the root, then the output position from 1
   std::string token;  // the model's token ("<unk>" not copied); the root: the start token
+  // The source word a translation through this node writes instead of "<unk>"
+  // (UnknownWords::kCopy and its CopyRule, as translations copy); empty otherwise.
+  std::string copied;
   int token_id = 0;
   float logp = 0.0f;   // log-probability of the token given its parent's hypothesis
   float score = 0.0f;  // cumulative log-probability: the parent's score plus logp

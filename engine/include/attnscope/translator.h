@@ -46,6 +46,11 @@ class Translator {
   /// `tree`; returns the best hypothesis, the one translate() gives. Costs nothing otherwise.
   Translation translate_with_tree(const std::string& sentence, const TranslationOptions& options,
                                   BeamTree& tree) const;
+  /// translate_nbest() and translate_with_tree() in one search: the final beam, best first, with
+  /// every candidate the search scored recorded in `tree`.
+  std::vector<Translation> translate_nbest_with_tree(const std::string& sentence,
+                                                     const TranslationOptions& options,
+                                                     BeamTree& tree) const;
   /// Forced decoding: the probabilities and attention the model gives while producing `target`
   /// (tokenised like any sentence; "</s>" is appended). Its unknown tokens are copied, or kept.
   Translation force_decode(const std::string& sentence, const std::string& target,

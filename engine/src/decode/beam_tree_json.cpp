@@ -19,6 +19,7 @@ void write_beam_tree_json(std::ostream& out, const BeamTree& tree) {
                            {"score", n.score},
                            {"state", BeamTree::state_name(n.state)}};
     if (n.state == BeamNode::State::kFinished) node["final_score"] = n.final_score;
+    if (!n.copied.empty()) node["copied"] = n.copied;
     // A model's token may hold bytes that are not UTF-8 (a byte-level piece): replaced, not
     // thrown, so one odd token does not lose the tree.
     out << (first ? "" : ",")

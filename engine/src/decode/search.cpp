@@ -87,6 +87,15 @@ int add_node(SearchTree& tree, int parent, int step, int64_t token, float log_pr
   return static_cast<int>(tree.nodes.size()) - 1;
 }
 
+// An unknown-token node keeps the attention row of the step that scored it (row `row`).
+void keep_unknown_row(SearchTree& tree, int node, const BeamSettings& s, const StepOutput& out,
+                      int64_t row, int64_t source_length) {
+  SearchNode& n = tree.nodes[static_cast<size_t>(node)];
+  if (n.token != s.unknown_token || n.unknown_row >= 0 || !out.attention.defined()) return;
+  n.unknown_row = static_cast<int>(tree.unknown_rows.size());
+  tree.unknown_rows.push_back(tensor_row(out.attention, row, source_length));
+}
+
 void finish(Hypothesis& h, const BeamSettings& s) {
   h.score = final_score(h, s);
   if (s.tree && h.node >= 0) {
@@ -156,7 +165,10 @@ std::vector<Hypothesis> beam_search(StepModel& model, const std::vector<int64_t>
     const float log_prob = step.log_probs[0][token].item<float>();
     Hypothesis& h = alive[0].hypothesis;
     append_step(h, step, 0, token, log_prob, source_length);
-    if (tree) h.node = add_node(*tree, h.node, t + 1, token, log_prob, NodeState::kKept);
+    if (tree) {
+      h.node = add_node(*tree, h.node, t + 1, token, log_prob, NodeState::kKept);
+      keep_unknown_row(*tree, h.node, s, step, 0, source_length);
+    }
     rows = std::move(step.next);
     previous = torch::full({1}, token, torch::kLong);
     if (token == model.eos() || static_cast<int>(h.tokens.size()) >= max_length) {
@@ -194,8 +206,10 @@ std::vector<Hypothesis> beam_search(StepModel& model, const std::vector<int64_t>
             ++not_stored;
             continue;
           }
-          recorded[r * vocab + token] = add_node(*tree, alive[r].hypothesis.node, t + 1, token,
-                                                 lp[r * vocab + token], NodeState::kPruned);
+          const int node = add_node(*tree, alive[r].hypothesis.node, t + 1, token,
+                                    lp[r * vocab + token], NodeState::kPruned);
+          keep_unknown_row(*tree, node, s, step, r, source_length);
+          recorded[r * vocab + token] = node;
         }
     }
 
@@ -218,6 +232,7 @@ std::vector<Hypothesis> beam_search(StepModel& model, const std::vector<int64_t>
           if (found != recorded.end()) --not_stored;
           h.node = add_node(*tree, alive[row].hypothesis.node, t + 1, token, token_log_prob,
                             NodeState::kPruned);
+          keep_unknown_row(*tree, h.node, s, step, row, source_length);
         }
         tree->nodes[static_cast<size_t>(h.node)].state = NodeState::kKept;
       }

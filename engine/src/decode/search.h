@@ -31,11 +31,16 @@ struct SearchNode {
   float score = 0.0f;     // cumulative log-probability: the parent's plus log_prob
   NodeState state = NodeState::kRoot;
   float final_score = 0.0f;  // kFinished only: the score after penalties the search ranked by
+  // A node of the unknown token (BeamSettings::unknown_token): its index in
+  // SearchTree::unknown_rows, the attention row that chooses the word it copies; -1 otherwise.
+  int unknown_row = -1;
 };
 struct SearchTree {
   std::vector<SearchNode> nodes;  // nodes[0] is the root
   std::vector<int> best;          // the best hypothesis's nodes, root first
   int64_t dropped = 0;            // pruned candidates not stored (kMaxSearchNodes reached)
+  // The attention rows of unknown-token nodes (SearchNode::unknown_row).
+  std::vector<std::vector<float>> unknown_rows;
 };
 // Kept and finished nodes are always stored (at most 2K per step, so paths stay whole); pruned
 // ones only while the tree holds fewer nodes than this. K = 100 on a 100-word sentence scores
@@ -51,6 +56,9 @@ struct BeamSettings {
   int max_length = 1;
   std::vector<int64_t> prefix;  // target tokens decoding resumes from (forced first)
   SearchTree* tree = nullptr;   // records the search when set; nothing is recorded otherwise
+  // The target's unknown token: its nodes in the tree keep their attention row (the copy rule
+  // needs it to show the word the translation writes there); -1: none kept.
+  int64_t unknown_token = -1;
 };
 
 /// Greedy search of every source; max_lengths[i] bounds output i.

@@ -45,6 +45,7 @@ class TokenMapping {
   int64_t target_size() const { return static_cast<int64_t>(target_.tokens.size()); }
   const std::string& end_token() const { return target_token(eos_); }
   const std::string& unknown_token() const { return target_token(unk_); }
+  int64_t unknown_id() const { return unk_; }
   const std::string& subword_marker() const { return subword_marker_; }
   /// True when the model's sources end with the appended end token.
   bool appends_end() const { return append_eos_; }

@@ -164,15 +164,23 @@ std::vector<Translation> Translator::translate_nbest(const std::string& sentence
 Translation Translator::translate_with_tree(const std::string& sentence,
                                             const TranslationOptions& options,
                                             BeamTree& tree) const {
+  return translate_nbest_with_tree(sentence, options, tree).front();
+}
+
+std::vector<Translation> Translator::translate_nbest_with_tree(const std::string& sentence,
+                                                               const TranslationOptions& options,
+                                                               BeamTree& tree) const {
   c10::InferenceMode inference;
   tree = BeamTree{};
   tree.beam_size = std::max(1, options.beam_size);
   const SourceText source = prepare_source(sentence);
   const int limit = impl_->max_length(source, options);
   BeamSettings settings = beam_settings(*impl_, options, limit);
-  if (impl_->tokens.is_empty(source)) return impl_->empty_translation(source);  // no tree
+  if (impl_->tokens.is_empty(source)) return {impl_->empty_translation(source)};  // no tree
   SearchTree search;
   settings.tree = &search;
+  if (options.unknown_words == UnknownWords::kCopy)
+    settings.unknown_token = impl_->tokens.unknown_id();
   const std::vector<Hypothesis> hypotheses =
       beam_search(*impl_->model, impl_->tokens.source_ids(source), settings);
   tree.best = search.best;
@@ -190,13 +198,23 @@ Translation Translator::translate_with_tree(const std::string& sentence,
     node.score = n.score;
     node.state = static_cast<BeamNode::State>(n.state);  // the same order
     node.final_score = n.final_score;
+    if (n.unknown_row >= 0) {
+      // The word a translation along this node writes for it, by the rule translations copy by.
+      Translation copy = impl_->empty_translation(source);
+      copy.tokens = {node.token};
+      copy.attention = {search.unknown_rows[static_cast<size_t>(n.unknown_row)]};
+      copy_unknown_words(copy, options.copy_rule);
+      if (!copy.copied.empty()) node.copied = copy.tokens.front();
+    }
     tree.nodes.push_back(std::move(node));
   }
   // Beam size 1: the tree is beam search's chain, and the translation greedy search's own (the
   // same tokens; its score is log P, not normalised).
-  if (options.beam_size <= 1) return translate(sentence, options);
-  return impl_->to_translation(source, hypotheses.front(), options.unknown_words,
-                               options.copy_rule);
+  if (options.beam_size <= 1) return {translate(sentence, options)};
+  std::vector<Translation> results;
+  for (const auto& h : hypotheses)
+    results.push_back(impl_->to_translation(source, h, options.unknown_words, options.copy_rule));
+  return results;
 }
 
 Translation Translator::force_decode(const std::string& sentence, const std::string& target,
