@@ -240,7 +240,7 @@ void HeatmapPlotTest::theColourScaleKeepsItsTopWhileStepping() {
   back.weights = {{0.6, 0.3, 0.1}};
   plot.setMatrix(back);
   QCOMPARE(plot.dataRange().upper, 0.9);
-  AttentionMatrix root = m;  // Home, then the first step again: the top stays (it fell to 1, then
+  AttentionMatrix root = m;   // Home, then the first step again: the top stays (it fell to 1, then
   root.targetTokens.clear();  // to the first row's 0.6, and rose at the row that had 0.9)
   root.weights.clear();
   plot.setMatrix(root);
