@@ -189,6 +189,12 @@ void CorpusViewTest::withoutReferenceMeasuresAttentionOnly() {
   QVERIFY(view.metricsTable()->item(0, 4)->text() != QString("–"));
   QCOMPARE(view.sentenceRows()->index(0, 2).data().toString(), QString("–"));
   QVERIFY(view.plot()->isHidden());
+  // A reference opened after the run: the figures shown are still the run's, and it says so.
+  view.setFiles(source_, reference_);
+  QVERIFY2(view.statusLabel()->text().contains("last run's") &&
+               view.statusLabel()->text().contains("reference none"),
+           qPrintable(view.statusLabel()->text()));
+  view.setFiles(source_, QString());
   QVERIFY_THROWS_EXCEPTION(std::runtime_error, view.exportPlot(dir_.filePath("p.png"), {}));
   // Seven models: every row of the table in view (no plot holds its pane open).
   QList<QPair<QString, QString>> seven;

@@ -423,6 +423,12 @@ void CorpusView::setFiles(const QString& source, const QString& reference) {
   sourceLabel_->setText(source.isEmpty() ? tr("no file: open one, one sentence per line") : source);
   referenceLabel_->setText(reference.isEmpty() ? tr("none (no BLEU)") : reference);
   AppSettings().setCorpusFiles(source, reference);
+  // The tables stay until the next run: say whose they are, not the files named above.
+  if (!report_.isEmpty() && !isRunning() &&
+      (report_.sourcePath != source || report_.referencePath != reference))
+    setStatus(tr("The figures below are the last run's (%1, reference %2): Run to measure "
+                 "these files")
+                  .arg(shortName(report_.sourcePath), shortName(report_.referencePath)));
   updateButtons();
   updateEstimate();
 }
