@@ -386,11 +386,19 @@ void UserGuideTest::searchSaysWhenTheTextIsNotOnThePage() {
   QTest::keyClicks(guide.searchField(), "xylophone");
   QVERIFY(guide.notFound());
   QCOMPARE(guide.otherPagesList()->count(), 0);
-  // Escape empties the field.
+  // Escape empties the field; the window stays.
   QTest::keyClick(guide.searchField(), Qt::Key_Escape);
   QVERIFY(guide.searchField()->text().isEmpty());
   QVERIFY(!guide.notFound());
   QVERIFY(guide.browser()->extraSelections().isEmpty());
+  QVERIFY(guide.isVisible());
+  // Escape again, with nothing to empty, closes it; Ctrl+W too.
+  QTest::keyClick(guide.searchField(), Qt::Key_Escape);
+  QVERIFY(!guide.isVisible());
+  guide.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&guide));
+  QTest::keySequence(guide.browser(), QKeySequence::Close);
+  QVERIFY(!guide.isVisible());
 }
 
 void UserGuideTest::eachTabsQuestionMarkOpensItsSection() {

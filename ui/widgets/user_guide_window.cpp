@@ -93,6 +93,15 @@ UserGuideWindow::UserGuideWindow(QWidget* parent) : QWidget(parent, Qt::Window) 
   search_->setPlaceholderText(tr("Find in the guide (Ctrl+F)"));
   search_->setToolTip(tr("Enter: the next match on this page, Shift+Enter: the one before"));
   search_->installEventFilter(this);
+  // A window of its own, without a window manager's close button on some desktops: Escape and
+  // Ctrl+W close it, as a help browser's do (Escape first empties a search, see eventFilter).
+  for (const QKeySequence& key :
+       {QKeySequence(Qt::Key_Escape), QKeySequence(QKeySequence::Close)}) {
+    auto* closeAction = new QAction(this);
+    closeAction->setShortcut(key);
+    connect(closeAction, &QAction::triggered, this, &QWidget::close);
+    addAction(closeAction);
+  }
   searchState_ = new QLabel(this);
   auto* findAction = new QAction(this);
   findAction->setShortcut(QKeySequence::Find);
@@ -163,6 +172,12 @@ void UserGuideWindow::findPrevious() { find(From::Previous); }
 QString UserGuideWindow::currentFile() const { return guideFile(browser_->page()); }
 
 bool UserGuideWindow::eventFilter(QObject* watched, QEvent* event) {
+  // Escape in a search with text empties it (the key press below) instead of closing the window.
+  if (watched == search_ && event->type() == QEvent::ShortcutOverride &&
+      static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape && !search_->text().isEmpty()) {
+    event->accept();
+    return true;
+  }
   if (watched == search_ && event->type() == QEvent::KeyPress) {
     const auto* key = static_cast<QKeyEvent*>(event);
     const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
