@@ -292,7 +292,7 @@ void MainWindowTest::historyWalksBackAndForth() {
 void MainWindowTest::beamListsHypothesesAndShowsTheChosenOne() {
   QVERIFY(searchBox());
   searchBox()->setCurrentText("Beam");  // beam 5 by default
-  // One search gives the list and the tree (Enter ran a second search for the list before).
+  // One tree search per Enter gives both the list and the tree (the list's own search is gone).
   QSignalSpy searches(window_->worker(), &EngineWorker::beamSearched);
   QVERIFY(typeAndTranslate("a b c"));
   QTRY_COMPARE_WITH_TIMEOUT(searches.count(), 1, 20000);

@@ -124,17 +124,16 @@ void BeamView::showSearch() {
   hypotheses_.clear();
   selected_ = -1;
   shownNode_ = -1;
+  // The list first: it shows the best hypothesis whole, then the steps asked for show its path.
+  Q_EMIT finalBeamArrived(result.finalBeam, result.request.modelKey);
   if (!result.error.isEmpty() || result.tree.nodes.empty()) {
     const QString why = !result.error.isEmpty() ? result.error.section('\n', 0, 0)
                                                 : tr("the sentence has no token the model reads");
     plot_->clear(tr("No beam tree: %1").arg(why));
     summary_->setText(tr("No beam tree"));
     setNote(why);
-    Q_EMIT finalBeamArrived(result.finalBeam, result.request.modelKey);
     return;
   }
-  // The list first: it shows the best hypothesis whole, then the steps asked for show its path.
-  Q_EMIT finalBeamArrived(result.finalBeam, result.request.modelKey);
   plot_->setTree(result.tree);
   if (!result.tree.best.empty() && !result.finalBeam.isEmpty())
     hypotheses_.insert(result.tree.best.back(), result.finalBeam.front());

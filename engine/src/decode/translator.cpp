@@ -186,6 +186,7 @@ std::vector<Translation> Translator::translate_nbest_with_tree(const std::string
   tree.best = search.best;
   tree.dropped = search.dropped;
   tree.nodes.reserve(search.nodes.size());
+  Translation copy = impl_->empty_translation(source);  // an unknown node's word, by the copy rule
   for (size_t i = 0; i < search.nodes.size(); ++i) {
     const SearchNode& n = search.nodes[i];
     BeamNode node;
@@ -200,9 +201,10 @@ std::vector<Translation> Translator::translate_nbest_with_tree(const std::string
     node.final_score = n.final_score;
     if (n.unknown_row >= 0) {
       // The word a translation along this node writes for it, by the rule translations copy by.
-      Translation copy = impl_->empty_translation(source);
       copy.tokens = {node.token};
       copy.attention = {search.unknown_rows[static_cast<size_t>(n.unknown_row)]};
+      copy.copied.clear();
+      copy.kept_unknown.clear();
       copy_unknown_words(copy, options.copy_rule);
       if (!copy.copied.empty()) node.copied = copy.tokens.front();
     }
