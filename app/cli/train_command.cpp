@@ -108,6 +108,7 @@ const FlagNames kTrainFlags = {
     {"subwords", "--subwords"},
     {"joint_subwords", "--joint-subwords"},
     {"subwords_from", "--subwords-from"},
+    {"init_from", "--init-from"},
     {"model.cased", "--cased"},
     {"corpus_name", "--corpus-name"},
     {"save_epochs", "--save-epochs"},
@@ -256,6 +257,10 @@ Action add_train_command(CLI::App& app) {
   app.add_option("--subwords-from", o.subwords_from,
                  "take the SentencePiece models (the vocabularies) of this model file instead of "
                  "learning new ones: every model of a language pair shares its pieces");
+  app.add_option("--init-from", o.init_from,
+                 "start from this model file's weights and vocabulary (the same shape) instead "
+                 "of random weights: train a shipped model further, or go on without a state "
+                 "file; the optimizer starts afresh");
   app.add_flag("--cased", o.model.cased,
                "subword models: read text as written (case kept, punctuation attached) and "
                "write cased, detokenised text");

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <numeric>
 #include <sstream>
 
@@ -372,6 +373,86 @@ TEST(SubwordTraining, ARunTakesTheSubwordModelsOfAnotherModel) {
       ADD_FAILURE() << c.error;
     } catch (const SettingError& e) {
       EXPECT_EQ(e.setting(), "subwords_from");
+      EXPECT_CONTAINS(std::string(e.what()), c.error);
+    }
+  }
+}
+
+// The largest difference between the parameters of two model files of one shape.
+float largest_weight_difference(const Checkpoint& a, const Checkpoint& b) {
+  float largest = 0.0f;
+  for (const auto& [name, tensor] : a.tensors) {
+    if (!tensor.is_floating_point()) continue;
+    for (const auto& [other_name, other] : b.tensors)
+      if (other_name == name)
+        largest = std::max(largest, (tensor - other).abs().max().item<float>());
+  }
+  return largest;
+}
+
+// A run can start from a finished model's weights and vocabulary (a shipped model trained
+// further): with a learning rate too small to move them, it ends where the model was, and a
+// fresh run with the same seed does not; the record adds the model's epochs and command.
+TEST(SubwordTraining, ARunStartsFromAnotherModelsWeights) {
+  const std::string folder = testing::temporary_folder();
+  const Checkpoint initial = load_checkpoint(testing::subword_model());
+  auto run = [&](const std::string& name, const std::string& init_from,
+                 const std::string& command) {
+    TrainOptions options =
+        testing::subword_training(folder, "additive", init_from.empty() ? 100 : 0, name);
+    options.init_from = init_from;
+    options.epochs = 1;
+    options.max_batches = 2;
+    options.learning_rate = 1e-12;
+    options.command = command;
+    train(options);
+    return load_checkpoint(options.output_path);
+  };
+  // The test model records no command: its record gives this run's alone.
+  const Checkpoint continued =
+      run("continued.attnmodel", testing::subword_model(), "attnscope-cli train --more");
+  const Checkpoint fresh = run("fresh.attnmodel", "", "attnscope-cli train --fresh");
+  EXPECT_EQ(continued.source_subwords.bytes(), initial.source_subwords.bytes());
+  EXPECT_EQ(continued.target_vocabulary.tokens(), initial.target_vocabulary.tokens());
+  EXPECT_LT(largest_weight_difference(continued, initial), 1e-3f);  // both stored as float16
+  EXPECT_GT(largest_weight_difference(fresh, initial), 0.05f);
+  EXPECT_EQ(continued.training.epochs, initial.training.epochs + 1);
+  EXPECT_EQ(continued.training.best_epoch, initial.training.epochs + 1);
+  EXPECT_GE(continued.training.seconds, initial.training.seconds);
+  EXPECT_EQ(continued.training.command, "attnscope-cli train --more");
+  const Checkpoint again =
+      run("again.attnmodel", folder + "/continued.attnmodel", "attnscope-cli train --again");
+  EXPECT_EQ(again.training.epochs, initial.training.epochs + 2);
+  EXPECT_EQ(again.training.command, "attnscope-cli train --more; then attnscope-cli train --again");
+}
+
+TEST(SubwordTraining, AnInitialModelOfAnotherShapeOrWithAVocabularyIsRefused) {
+  const std::string folder = testing::temporary_folder();
+  struct Case {
+    std::function<void(TrainOptions&)> change;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {[](TrainOptions& o) { o.model.hidden *= 2; }, "hidden 32 there, 64 here"},
+      {[](TrainOptions& o) { o.model.score = "dot"; }, "score \"additive\" there, \"dot\" here"},
+      {[](TrainOptions& o) { o.model.cased = true; }, "cased unset there, true here"},
+      {[](TrainOptions& o) { o.subwords = 100; }, "not both"},
+      {[](TrainOptions& o) { o.subwords_from = testing::subword_model(); }, "not both"},
+      {[&](TrainOptions& o) { o.init_from = folder + "/missing.attnmodel"; }, "missing.attnmodel"},
+      {[](TrainOptions& o) { o.init_from = testing::random_model_file("general"); },
+       "another shape"},
+  };
+  for (const Case& c : cases) {
+    TrainOptions bad = testing::subword_training(folder, "additive", 0, "bad.attnmodel");
+    bad.init_from = testing::subword_model();
+    bad.epochs = 1;
+    bad.max_batches = 1;
+    c.change(bad);
+    try {
+      train(bad);
+      ADD_FAILURE() << c.error;
+    } catch (const SettingError& e) {
+      EXPECT_EQ(e.setting(), "init_from");
       EXPECT_CONTAINS(std::string(e.what()), c.error);
     }
   }

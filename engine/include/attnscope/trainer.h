@@ -63,6 +63,13 @@ struct TrainOptions {
   // learning its own: every model of a language pair reads and writes the same pieces. Instead
   // of `subwords`; its cased setting must be model.cased.
   std::string subwords_from;
+  // A finished model file whose weights, vocabularies and subword models this run starts from,
+  // instead of random weights: to train a shipped model further, or go on with a run whose
+  // state file is lost. Its shape (architecture, score function, sizes, decoder, casing,
+  // languages) must be model's; dropout, the learning rate and the data may differ. The
+  // optimizer and the learning-rate schedule start afresh; the stored record adds this run's
+  // epochs and time to the model's. Instead of subwords and subwords_from.
+  std::string init_from;
   double learning_rate = 1e-3;
   // > 0: the learning rate rises linearly to learning_rate over the first warmup_steps batches,
   // then falls as 1/√batch (Vaswani et al. 2017, the schedule Transformers train with), and the

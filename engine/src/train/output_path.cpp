@@ -48,7 +48,7 @@ void check_outputs_spare_inputs(const TrainOptions& o) {
   namespace fs = std::filesystem;
   std::vector<std::string> inputs = {
       o.source_path,      o.target_path,      o.validation_source_path, o.validation_target_path,
-      o.test_source_path, o.test_target_path, o.subwords_from};
+      o.test_source_path, o.test_target_path, o.subwords_from,          o.init_from};
   for (const auto& [source, target] : o.report_sets) inputs.insert(inputs.end(), {source, target});
   inputs.erase(std::remove(inputs.begin(), inputs.end(), std::string()), inputs.end());
   // The engine's messages name settings as the options struct does; a front end maps them to its

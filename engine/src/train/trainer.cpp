@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -173,7 +174,13 @@ void validate_options(const TrainOptions& o) {
   if (!o.subwords_from.empty() && (o.subwords != 0 || o.joint_subwords))
     ATTNSCOPE_THROW_SETTING("subwords_from", "the subword models come from '", o.subwords_from,
                             "': give them or a number of pieces to learn (subwords), not both");
-  if (o.model.cased && o.subwords == 0 && o.subwords_from.empty())
+  if (!o.init_from.empty() && (o.subwords != 0 || o.joint_subwords || !o.subwords_from.empty()))
+    ATTNSCOPE_THROW_SETTING("init_from", "the vocabulary comes from '", o.init_from,
+                            "': give it or a vocabulary (subwords, subwords_from), not both");
+  if (!o.init_from.empty() && !o.task.empty())
+    ATTNSCOPE_THROW_SETTING("init_from",
+                            "a task's model learns its symbols afresh: it starts from no model");
+  if (o.model.cased && o.subwords == 0 && o.subwords_from.empty() && o.init_from.empty())
     ATTNSCOPE_THROW_SETTING("model.cased",
                             "a cased model reads text as written with SentencePiece: it needs a "
                             "number of pieces (subwords)");
@@ -236,6 +243,7 @@ class Trainer {
     const AllocatorTuning allocator_tuning;
     workers_ = resolve_thread_count(options_.threads);
     precision_ = parse_precision(options_.precision);
+    if (!options_.init_from.empty()) load_initial_model();
     // Only rank 0 writes; the others' machines need not have the output folder.
     if (options_.distributed.world_size > 1) {
       if (options_.distributed.rank == 0) {
@@ -331,7 +339,9 @@ class Trainer {
                             train_pairs_.size(), " pairs)");
     if (task()) record_.examples = task_inputs_to_try();
     if (options_.snapshot_every > 0 && reporting()) prepare_probe(valid_text, state_path);
-    record_.command = options_.command;
+    record_.command = initial_ && !initial_->training.command.empty()
+                          ? initial_->training.command + "; then " + options_.command
+                          : options_.command;
     record_.seed = options_.seed;
     if (group_) group_->barrier("ready");
     train_epochs(state_path);
@@ -423,7 +433,10 @@ class Trainer {
                             ": --resume on every rank continues from ", where));
   }
 
-  bool subwords() const { return options_.subwords > 0 || !options_.subwords_from.empty(); }
+  bool subwords() const {
+    return options_.subwords > 0 || !options_.subwords_from.empty() ||
+           (initial_ && initial_->subwords == kSentencePiece);
+  }
   bool task() const { return !options_.task.empty(); }
   const TaskSpec& task_spec() const { return training_task(options_.task); }
   // What the app offers a task model's user to type: the probe the snapshots show, then a few
@@ -439,6 +452,8 @@ class Trainer {
                                                           : task_spec().train_examples);
   }
   // Character models (the `dates` task) read and write characters, "▁" before a word's first.
+  // The epochs the initial model had (TrainOptions::init_from), before this run's.
+  int prior_epochs() const { return initial_ ? initial_->training.epochs : 0; }
   bool characters() const { return task() && task_spec().text == TaskText::kCharacters; }
 
   // The probe whose greedy output and attention each snapshot records, as source ids.
@@ -510,6 +525,10 @@ class Trainer {
   }
 
   void start(const TokenizedPairs& train_text) {
+    if (initial_) {
+      start_from_initial_model();
+      return;
+    }
     if (subwords()) {
       learn_subwords(train_text);
     } else {
@@ -529,6 +548,67 @@ class Trainer {
     optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
                                              torch::optim::AdamOptions(options_.learning_rate));
     state_.learning_rate = options_.learning_rate;
+  }
+
+  // TrainOptions::init_from, read and checked before anything else: a model of another shape
+  // is refused before the corpora are read.
+  void load_initial_model() {
+    const std::string& path = options_.init_from;
+    try {
+      initial_ = load_model_file(path);
+    } catch (const std::exception& e) {
+      ATTNSCOPE_THROW_SETTING("init_from", e.what());
+    }
+    if (initial_->subwords == kCharacters)
+      ATTNSCOPE_THROW_SETTING(
+          "init_from", "'", path,
+          "' is a task's model (characters): a corpus run cannot start from it");
+    // The shape as the file stores it; what this run may change (dropout) and what start()
+    // derives (the vocabulary sizes, one embedding table) left out.
+    nlohmann::json stored = config_to_json(initial_->config);
+    nlohmann::json wanted = config_to_json(options_.model);
+    for (const char* key : {"source_vocab", "target_vocab", "dropout", "shared_embeddings"}) {
+      stored.erase(key);
+      wanted.erase(key);
+    }
+    std::string differences;
+    for (const auto& [key, value] : wanted.items()) {
+      const nlohmann::json there = stored.contains(key) ? stored.at(key) : nlohmann::json();
+      if (there != value)
+        differences += (differences.empty() ? "" : "; ") + key + " " +
+                       (there.is_null() ? std::string("unset") : there.dump()) + " there, " +
+                       value.dump() + " here";
+    }
+    for (const auto& [key, value] : stored.items())
+      if (!wanted.contains(key))
+        differences +=
+            (differences.empty() ? "" : "; ") + key + " " + value.dump() + " there, unset here";
+    if (!differences.empty())
+      ATTNSCOPE_THROW_SETTING("init_from", "'", path,
+                              "' is a model of another shape than this run (", differences,
+                              "): give its settings");
+  }
+
+  // A fresh optimizer on the initial model's weights (TrainOptions::init_from).
+  void start_from_initial_model() {
+    const Checkpoint& initial = *initial_;
+    source_vocabulary_ = initial.source_vocabulary;
+    target_vocabulary_ = initial.target_vocabulary;
+    source_subwords_ = initial.source_subwords;
+    target_subwords_ = initial.target_subwords;
+    config_ = options_.model;
+    config_.source_vocab = initial.config.source_vocab;
+    config_.target_vocab = initial.config.target_vocab;
+    config_.shared_embeddings = initial.config.shared_embeddings;
+    model_ = make_model(config_);
+    load_parameters(*model_, initial, options_.init_from);
+    optimizer_ = std::make_unique<FusedAdam>(model_->parameters(),
+                                             torch::optim::AdamOptions(options_.learning_rate));
+    state_.learning_rate = options_.learning_rate;
+    note(error_message(
+        "starting from the weights of '", options_.init_from, "' (", initial.training.epochs,
+        " epochs on ",
+        initial.training.corpus.empty() ? "an unrecorded corpus" : initial.training.corpus, ")"));
   }
 
   // The SentencePiece models of another model of the same pair (TrainOptions::subwords_from).
@@ -730,7 +810,7 @@ class Trainer {
     if (summary.best) save_model(options_.output_path);
     if (options_.save_epochs) {
       Checkpoint c = checkpoint();
-      c.training.best_epoch = epoch;
+      c.training.best_epoch = prior_epochs() + epoch;
       c.training.validation_loss = validation.loss;
       if (task())
         c.training.validation_accuracy = validation.exact;
@@ -836,9 +916,11 @@ class Trainer {
   }
 
   void update_record() {
-    record_.epochs = state_.epochs_done;
-    record_.best_epoch = state_.best_epoch;
-    record_.seconds = state_.seconds;
+    // A run from an initial model (TrainOptions::init_from) counts the epochs and time that
+    // model had: the record says what the weights went through.
+    record_.epochs = prior_epochs() + state_.epochs_done;
+    record_.best_epoch = state_.best_epoch == 0 ? 0 : prior_epochs() + state_.best_epoch;
+    record_.seconds = (initial_ ? initial_->training.seconds : 0.0) + state_.seconds;
     record_.validation_loss = state_.best_loss;
     // For a task, the best score is its exact matches in percent (see train_epochs).
     record_.validation_bleu = task() ? -1.0 : state_.best_bleu;
@@ -898,6 +980,7 @@ class Trainer {
   std::unique_ptr<FusedAdam> optimizer_;
   ResumeState state_;
   TrainingRecord record_;
+  std::optional<Checkpoint> initial_;  // TrainOptions::init_from's model
   std::vector<IdPair> train_pairs_, valid_pairs_;
   std::vector<std::vector<std::string>> valid_references_;
   struct ReportSet {
