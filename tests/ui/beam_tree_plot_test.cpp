@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 
+#include "core/token_text.h"
 #include "plots/colormaps.h"
 #include "time_scale.h"
 
@@ -473,8 +474,10 @@ void BeamTreePlotTest::exportsWriteTheWholeTree() {
     if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
       texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
   QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
-  const QString token =
-      QString::fromStdString(search_.nodes[static_cast<size_t>(search_.best[3])].token);
+  // The token as the box shows it (a piece's marker drawn as a space sign, or not at step 1).
+  const BeamNode& node = search_.nodes[static_cast<size_t>(search_.best[3])];
+  const QString token = readableToken(
+      QString::fromStdString(node.copied.empty() ? node.token : node.copied), node.step == 1);
   QVERIFY2(texts.contains(token), qPrintable(token + QStringLiteral(" not in the SVG")));
   // PDF.
   const QString pdf = folder.filePath(QStringLiteral("tree.pdf"));
