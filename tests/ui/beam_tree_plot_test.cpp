@@ -178,6 +178,7 @@ class BeamTreePlotTest : public QObject {
   void visibleStepsHideDeeperNodes();
   void tooltipsWriteTokensAsTheScreenDoes();
   void exportsWriteTheWholeTree();
+  void aTitleIsDrawnAboveTheTree();
   void badExportPathsThrowNamingThePath();
   void aLargeTreeIsLaidOutAndPaintedQuickly();
   void finishedScoresThatTieAtTwoDecimalsGetMore();
@@ -494,6 +495,45 @@ void BeamTreePlotTest::exportsWriteTheWholeTree() {
   QCOMPARE(document.object().value(QStringLiteral("nodes")).toArray().size(),
            static_cast<qsizetype>(search_.nodes.size()));
   QCOMPARE(document.object().value(QStringLiteral("beam")).toInt(), 5);
+}
+
+// For a slide or a paper: the title in a band above the tree, which keeps its shape below it.
+void BeamTreePlotTest::aTitleIsDrawnAboveTheTree() {
+  BeamTreePlot plot;
+  plot.setTree(search_);
+  QTemporaryDir folder;
+  const QString title = QStringLiteral("additive · beam 5 · “a man rides a bike”");
+  const QSize tree = plot.sizeHint();
+  const QString svg = folder.filePath(QStringLiteral("titled.svg"));
+  ExportOptions titled{QSize(), 1.0};
+  titled.title = title;
+  plot.exportTo(svg, titled);
+  QXmlStreamReader xml(readAll(svg));
+  QStringList texts;
+  while (!xml.atEnd())
+    if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+      texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+  QVERIFY2(texts.contains(title), qPrintable(texts.mid(0, 5).join(QStringLiteral(" | "))));
+  // PNG of a given width: as tall as the tree at that width plus the title's band, the band
+  // holding the title's ink and the tree's first column below it unchanged.
+  const QString png = folder.filePath(QStringLiteral("titled.png"));
+  titled.size = QSize(tree.width(), 0);
+  plot.exportTo(png, titled);
+  QImageReader::setAllocationLimit(1024);
+  const QImage image(png);
+  const int band = image.height() - tree.height();
+  QVERIFY2(band > 10 && band < 80, qPrintable(QString::number(band)));
+  QCOMPARE(image.width(), tree.width());
+  const QColor paper = image.pixelColor(2, 2);
+  int ink = 0;
+  for (int y = 0; y < band; ++y)
+    for (int x = 0; x < image.width(); ++x) ink += image.pixelColor(x, y) != paper ? 1 : 0;
+  QVERIFY2(ink > 50, qPrintable(QString::number(ink)));
+  const QString plain = folder.filePath(QStringLiteral("plain.png"));
+  plot.exportTo(plain, {tree, 1.0});
+  const QImage untitled(plain);
+  const QPoint root = plot.nodeRect(0).center().toPoint();
+  QCOMPARE(image.pixelColor(root + QPoint(0, band)).name(), untitled.pixelColor(root).name());
 }
 
 void BeamTreePlotTest::badExportPathsThrowNamingThePath() {

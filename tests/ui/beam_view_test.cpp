@@ -483,6 +483,13 @@ void BeamViewTest::exportWritesTheTreeWhileItHasTheFocus() {
   plot()->setFocus();
   QVERIFY(QTest::qWaitFor([&] { return plot()->hasFocus(); }, 2000));
   QCOMPARE(view->exportName(), QStringLiteral("beam-tree"));
+  // The title an export suggests names the model, the beam and the sentence (Export tree… and
+  // the window's Export alike).
+  const QString title = view->exportTitle();
+  QVERIFY2(title.startsWith(QStringLiteral("additive · beam %1 · ").arg(kBeam)) &&
+               title.contains(kSentence),
+           qPrintable(title));
+  QCOMPARE(beam()->exportTitle(), title);
   QTemporaryDir folder;
   const QString json = folder.filePath("beam-tree.json");
   window_->exportTo(json, {view->exportSize(), 1.0});

@@ -21,6 +21,7 @@
 #include "core/score_text.h"
 #include "core/token_text.h"
 #include "plots/colormaps.h"
+#include "plots/picture_title.h"
 
 namespace attnscope::ui {
 namespace {
@@ -644,23 +645,26 @@ void BeamTreePlot::exportTo(const QString& path, const ExportOptions& options) c
     saveExport(path, QByteArray::fromStdString(beam_tree_json(tree_)));
     return;
   }
-  // The laid-out tree, scaled (its shape kept) into the size asked for; a missing side follows
-  // the tree's shape.
+  // The laid-out tree, scaled (its shape kept) into the size asked for, below the title's band
+  // if there is a title; a missing side follows the tree's shape.
   const QSizeF tree(layoutSize_);
+  const int top = pictureTitleHeight(options.title, *this);
   QSizeF size = options.size;
   if (size.width() <= 0 && size.height() <= 0)
-    size = tree;
+    size = tree + QSizeF(0, top);
   else if (size.width() <= 0)
-    size.setWidth(tree.width() * size.height() / tree.height());
+    size.setWidth(tree.width() * std::max(1.0, size.height() - top) / tree.height());
   else if (size.height() <= 0)
-    size.setHeight(tree.height() * size.width() / tree.width());
+    size.setHeight(tree.height() * size.width() / tree.width() + top);
   const QSize picture(static_cast<int>(std::lround(size.width())),
                       static_cast<int>(std::lround(size.height())));
-  const double fit = std::min(size.width() / tree.width(), size.height() / tree.height());
+  const QSizeF below(size.width(), std::max(16.0, size.height() - top));
+  const double fit = std::min(below.width() / tree.width(), below.height() / tree.height());
   const auto render = [&](QPainter& painter) {
     painter.fillRect(QRectF(QPointF(0, 0), size), palette().color(QPalette::Base));
-    painter.translate((size.width() - tree.width() * fit) / 2,
-                      (size.height() - tree.height() * fit) / 2);
+    drawPictureTitle(painter, options.title, static_cast<int>(size.width()), *this);
+    painter.translate((below.width() - tree.width() * fit) / 2,
+                      top + (below.height() - tree.height() * fit) / 2);
     painter.scale(fit, fit);
     paint(painter, QRectF(QPointF(0, 0), tree));
   };
@@ -701,7 +705,8 @@ void BeamTreePlot::exportTo(const QString& path, const ExportOptions& options) c
     generator.setOutputDevice(&buffer);
     generator.setSize(picture);
     generator.setViewBox(QRect(QPoint(0, 0), picture));
-    generator.setTitle(QStringLiteral("attnscope beam tree"));
+    generator.setTitle(options.title.isEmpty() ? QStringLiteral("attnscope beam tree")
+                                               : options.title);
     QPainter painter(&generator);
     render(painter);
     painter.end();

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "plots/heatmap_plot.h"
+#include "plots/picture_title.h"
 #include "plots/tick_label_fit.h"
 
 namespace attnscope::ui {
@@ -33,29 +34,12 @@ int squarestColumns(int count, const QSize& size) {
   return best;
 }
 
-// The title band's height and drawing: one bold line, elided to the picture's width.
-int drawTitle(QCPPainter& painter, const QString& title, const QSize& size, const QWidget& plot) {
-  if (title.isEmpty()) return 0;
-  QFont font = plot.font();
-  font.setBold(true);
-  font.setPointSizeF(plot.font().pointSizeF() * 1.15);
-  const QFontMetrics metrics(font);
-  const int height = metrics.height() * 3 / 2;
-  painter.save();
-  painter.setFont(font);
-  painter.setPen(plot.palette().color(QPalette::Text));  // as the plots' own titles
-  const QRect band(8, 0, size.width() - 16, height);
-  painter.drawText(band, Qt::AlignCenter, metrics.elidedText(title, Qt::ElideRight, band.width()));
-  painter.restore();
-  return height;
-}
-
 // Lays the plots out in a grid over `size` (below the title, if any) and paints each one, laid
 // out and its labels fitted for its cell of the picture, not for its size in the window; the
 // window's layout afterwards. What marks the window's state (a heatmap's current-step frame) is
 // left out.
 void renderGrid(QCPPainter& painter, const QList<QCustomPlot*>& plots, const ExportOptions& o) {
-  const int top = drawTitle(painter, o.title, o.size, *plots.front());
+  const int top = drawPictureTitle(painter, o.title, o.size.width(), *plots.front());
   const QSize size(o.size.width(), std::max(16, o.size.height() - top));
   const int count = static_cast<int>(plots.size());
   const int cols = o.columns > 0 ? std::min(o.columns, count) : squarestColumns(count, size);

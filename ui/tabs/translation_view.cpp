@@ -965,6 +965,7 @@ QString TranslationView::exportName() const {
 }
 
 QString TranslationView::exportTitle() const {
+  if (exportsBeamTree()) return beamView_->exportTitle();
   if (fileShown_ || shownKey_.isEmpty()) return {};  // a file's matrix: its own title says
   return exportTitleText(shownKey_, models_->info(shownKey_), controller_->sentence());
 }

@@ -14,7 +14,10 @@
 
 #include "core/app_settings.h"
 #include "core/beam_node_view.h"
+#include "core/export_file.h"
+#include "core/model_info_text.h"
 #include "plots/beam_tree_plot.h"
+#include "widgets/export_picture_dialog.h"
 #include "widgets/file_dialogs.h"
 #include "workers/beam_controller.h"
 
@@ -377,6 +380,13 @@ QSize BeamView::sizeHint() const { return {QWidget::sizeHint().width(), 420}; }
 
 QSize BeamView::exportSize() const { return plot_->sizeHint(); }
 
+QString BeamView::exportTitle() const {
+  const std::optional<BeamRequest>& request = controller_->request();
+  if (!request) return {};
+  return exportTitleText(request->modelKey + tr(" · beam %1").arg(request->beamSize), nullptr,
+                         request->sentence);
+}
+
 void BeamView::exportTo(const QString& path, const ExportOptions& options) const {
   plot_->exportTo(path, options);
 }
@@ -389,6 +399,17 @@ void BeamView::exportDialog() {
   if (path.isEmpty()) return;
   ExportOptions options;
   options.size = exportSize();
+  // As the other exports: a title for a slide or a paper, and for PNG its size (a tall tree
+  // with its pruned candidates is thousands of pixels high).
+  const auto format = exportFormatFor(path);
+  if (format && isPicture(*format)) {
+    ExportPictureDialog dialog(options.size, exportTitle(), format == ExportFormat::Png, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    // PNG: the tree, its shape kept, fitted into the size asked; PDF and SVG: its own layout.
+    options.size = format == ExportFormat::Png ? dialog.size() : QSize();
+    options.scale = dialog.scale();
+    options.title = dialog.title();
+  }
   try {
     exportTo(path, options);
     setNote(tr("Exported %1").arg(path));

@@ -70,6 +70,8 @@ class BeamView : public QWidget {
 
   /// The tree as laid out: the Export dialog's starting size.
   QSize exportSize() const;
+  /// The title an export suggests: the model, the beam and the sentence ("" before a search).
+  QString exportTitle() const;
   /// PNG, SVG, PDF or JSON by the extension; throws std::runtime_error naming the path.
   void exportTo(const QString& path, const ExportOptions& options) const;
 
