@@ -34,6 +34,8 @@
 #include "widgets/shown_values_box.h"
 #include "widgets/step_panel.h"
 #include "widgets/weights_dialog.h"
+#include "workers/decoding_controller.h"
+#include "workers/engine_worker.h"
 #include "workers/explanation_controller.h"
 
 using namespace attnscope::ui;
@@ -599,7 +601,7 @@ void ExplanationViewTest::clearingTheSentenceShowsTheEmptyStateNotComputing() {
   QVERIFY(!view()->attributionPlot()->matrix().isEmpty());
   window_->sourceEdit()->clear();
   QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
-  QTest::qWait(300);  // any late answer would have come
+  QVERIFY(test::workerDrained(window_->controller()->worker()));  // any late answer has come
   for (HeatmapPlot* plot : {window_->heatmap(), view()->attributionPlot()}) {
     QVERIFY(plot->matrix().isEmpty());
     QCOMPARE(plot->emptyText(), window_->sourceEdit()->placeholderText());  // what to type
@@ -609,7 +611,7 @@ void ExplanationViewTest::clearingTheSentenceShowsTheEmptyStateNotComputing() {
   QVERIFY(show(AttributionMethod::kGradient, false));
   window_->sourceEdit()->clear();
   QTest::keyClick(window_->sourceEdit(), Qt::Key_Return);
-  QTest::qWait(300);
+  QVERIFY(test::workerDrained(window_->controller()->worker()));
   QCOMPARE(window_->heatmap()->emptyText(), window_->sourceEdit()->placeholderText());
 }
 

@@ -76,6 +76,26 @@ inline bool provideModels(const QTemporaryDir& folder, const std::vector<std::st
   return true;
 }
 
+// Waits until every request queued to `worker`'s thread before this call has run and every
+// answer it sent back before then has been delivered here: the worker runs its queue in order
+// and its answers queue here in order, so a marker sent through both arrives after them. How a
+// test knows that "no late answer will come" without a fixed wait.
+inline bool workerDrained(QObject* worker, int timeoutMs = 30000) {
+  const auto done = std::make_shared<bool>(false);
+  QMetaObject::invokeMethod(
+      worker,
+      [done] {
+        QMetaObject::invokeMethod(
+            qApp, [done] { *done = true; }, Qt::QueuedConnection);
+      },
+      Qt::QueuedConnection);
+  UI_VERIFY2(QTest::qWaitFor([done] { return *done; }, timeoutMs),
+             "the worker did not answer within the timeout");
+  // What the answers delivered queued in turn (a replot) has run too.
+  QCoreApplication::processEvents();
+  return true;
+}
+
 // `strings` as a QStringList, to compare with a matrix's tokens.
 inline QStringList qStrings(const std::vector<std::string>& strings) {
   QStringList list;

@@ -27,6 +27,8 @@
 #include "widgets/step_panel.h"
 #include "widgets/tool_bar_rows.h"
 #include "window/main_window.h"
+#include "workers/decoding_controller.h"
+#include "workers/engine_worker.h"
 
 using namespace attnscope::ui;
 
@@ -234,7 +236,8 @@ void LayoutTest::aNewSentenceClearsTheReferenceTypedForTheOldOne() {
   // Another sentence: the reference was the old one's.
   compared.clear();
   QVERIFY(translate("g h i j"));
-  static_cast<void>(compared.wait(3000));  // a grid drawn on the old reference would come now
+  // A grid drawn on the old reference would have come by now.
+  QVERIFY(test::workerDrained(window_->controller()->worker()));
   QVERIFY2(view->referenceEdit()->text().isEmpty(),
            qPrintable("reference kept: " + view->referenceEdit()->text() +
                       "; status: " + view->statusText()));
