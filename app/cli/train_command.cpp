@@ -3,6 +3,8 @@
 #include <attnscope/training_tasks.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -179,6 +181,19 @@ void apply_task_defaults(CLI::App& app, TrainOptions& o) {
   o.model.target_language = task.model.target_language;
 }
 
+// `value` as a shell reads it back: as it is when it is made of safe characters only, else in
+// single quotes (each ' written '\''), so the recorded command runs again as given
+// (--corpus-name "Multi30k + Tatoeba").
+std::string shell_quoted(const std::string& value) {
+  const bool safe = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("@%+=:,./_-", c) != nullptr;
+  });
+  if (safe) return value;
+  std::string quoted = "'";
+  for (char c : value) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 }  // namespace
 
 Action add_train_command(CLI::App& app) {
@@ -304,7 +319,7 @@ Action add_train_command(CLI::App& app) {
       if (option->count() > 0 && option->get_name() != "--help") {
         command += " " + option->get_name();
         if (option->get_expected_min() > 0)
-          for (const auto& value : option->results()) command += " " + value;
+          for (const auto& value : option->results()) command += " " + shell_quoted(value);
       }
     TrainOptions& o = c->options;
     if (c->local_processes > 0) {

@@ -1,7 +1,9 @@
 // attnscope-cli with a subword model: train --subwords, then translate, eval and --resume with
 // it; bad piece counts and a model file without its SentencePiece model give one line.
+#include <attnscope/model_catalog.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_process.h"
@@ -93,6 +95,40 @@ TEST_F(CliSubwords, TrainTranslateEvalAndResume) {
   expect_success(resumed);
   EXPECT_NE(resumed.err.find("resuming '" + out + ".state' after epoch 1"), std::string::npos)
       << resumed;
+}
+
+// The model records its command as a shell reads it back (a corpus name with spaces and a
+// quote quoted), and --init-from starts a run from it; one of another shape is named.
+TEST_F(CliSubwords, TheRecordedCommandIsQuotedAndInitFromContinuesIt) {
+  const std::string out = folder_ + "/first.attnmodel";
+  auto first = train_args(out, "100", "1");
+  first.insert(first.end(), {"--corpus-name", "Tom's corpus + more"});
+  expect_success(run_cli(first));
+  const std::string recorded = read_model_info(out).training.command;
+  EXPECT_NE(recorded.find("--corpus-name 'Tom'\\''s corpus + more'"), std::string::npos)
+      << recorded;
+  EXPECT_NE(recorded.find(" --emb 8 "), std::string::npos) << recorded;
+
+  const std::string next = folder_ + "/next.attnmodel";
+  auto continued = train_args(next, "0", "1");
+  continued.erase(continued.end() - 4, continued.end() - 2);  // no --subwords: the model's
+  continued.insert(continued.end(), {"--init-from", out});
+  const Outcome outcome = run_cli(continued);
+  expect_success(outcome);
+  EXPECT_NE(outcome.err.find("starting from the weights of '" + out + "' (1 epoch on Tom's"),
+            std::string::npos)
+      << outcome;
+  const ModelInfo info = read_model_info(next);
+  EXPECT_EQ(info.training.epochs, 2);
+  EXPECT_EQ(info.training.command.rfind(recorded + "; then attnscope-cli train", 0), 0u)
+      << info.training.command;
+
+  auto wider = train_args(folder_ + "/wider.attnmodel", "0", "1");
+  wider.erase(wider.end() - 4, wider.end() - 2);
+  *(std::find(wider.begin(), wider.end(), "--hidden") + 1) = "16";
+  wider.insert(wider.end(), {"--init-from", out});
+  expect_clean_error(run_cli(wider), {"--init-from: '" + out + "' is a model of another shape",
+                                      "hidden 8 there, 16 here"});
 }
 
 TEST_F(CliSubwords, BadPieceCountsAndIncompleteModelFilesGiveOneLine) {

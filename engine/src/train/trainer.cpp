@@ -607,7 +607,7 @@ class Trainer {
     state_.learning_rate = options_.learning_rate;
     note(error_message(
         "starting from the weights of '", options_.init_from, "' (", initial.training.epochs,
-        " epochs on ",
+        initial.training.epochs == 1 ? " epoch on " : " epochs on ",
         initial.training.corpus.empty() ? "an unrecorded corpus" : initial.training.corpus, ")"));
   }
 
