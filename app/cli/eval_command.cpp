@@ -358,6 +358,27 @@ FaithfulnessProgress faithfulness_progress(const std::string& model) {
   };
 }
 
+// The lines a model reads only in part (more tokens than its max_source_length), said once per
+// model on stderr (translate says it per line): a figure over cut sentences is not one over the
+// whole text.
+void note_cut_lines(const Translator& translator, const std::vector<std::string>& sources) {
+  size_t cut = 0, first = 0;
+  int kept = 0;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const SourceText source = translator.prepare_source(sources[i]);
+    if (!source.truncated) continue;
+    if (cut++ == 0) {
+      first = i + 1;
+      kept = source.kept_length;
+    }
+  }
+  if (cut == 0) return;
+  std::cerr << "attnscope-cli: note: " << printable(translator.info().name) << " reads the first "
+            << kept << " tokens of a line: " << cut << " of " << sources.size()
+            << (sources.size() == 1 ? " line is" : " lines are") << " longer (the first: line "
+            << first << "), measured on what it reads\n";
+}
+
 // eval --faithfulness without --ref: no BLEU, the faithfulness table alone.
 int run_faithfulness_only(const EvalOptions& o) {
   if (o.by_length || o.metrics || !o.plot.empty())
@@ -375,6 +396,7 @@ int run_faithfulness_only(const EvalOptions& o) {
   std::vector<std::string> notes;
   for (const auto& path : paths) {
     const Translator translator(path);
+    note_cut_lines(translator, sources);
     all.push_back(evaluate_faithfulness(translator, sources, o.faithfulness_options,
                                         faithfulness_progress(translator.info().name)));
     if (!o.json) print_faithfulness_row(all.back(), width, notes);
@@ -431,6 +453,7 @@ int run(const EvalOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   for (const auto& path : model_paths(o)) {
     const Translator translator(path, o.output_weights);
+    note_cut_lines(translator, sources);
     all.push_back(evaluate_corpus(translator, sources, references, options, {}, &lexicon));
     all.back().translations.clear();  // only the measures are printed
     if (o.faithfulness)

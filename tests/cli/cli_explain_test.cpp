@@ -219,6 +219,27 @@ TEST_F(CliExplain, ATorchScriptModuleWithoutTheOptionalMethodsIsRefusedInOneLine
                      {"--edit-attention", "step_with_attention"});
 }
 
+// A line longer than a model reads is measured on its first tokens: eval says so once per
+// model, naming the first such line, with and without a reference; whole lines say nothing.
+TEST_F(CliExplain, EvalSaysWhichLinesAModelReadsCut) {
+  const std::string folder = testing::temporary_folder();
+  const std::string src =
+      write_bytes(folder, "long.src", "a b c\n" + testing::repeat_words("b", 150) + "\n");
+  const Outcome bleu = run_cli({"eval", "--model", model(), "--src", src, "--ref", src});
+  expect_success(bleu);
+  EXPECT_NE(bleu.err.find("1 of 2 lines are longer (the first: line 2)"), std::string::npos)
+      << bleu;
+  EXPECT_NE(bleu.err.find(" reads the first "), std::string::npos) << bleu;
+  const Outcome faithful = run_cli({"eval", "--model", model(), "--src", src, "--faithfulness",
+                                    "--permutations", "1", "--ig-steps", "2"});
+  expect_success(faithful);
+  EXPECT_NE(faithful.err.find("1 of 2 lines are longer"), std::string::npos) << faithful;
+  const std::string whole = write_bytes(folder, "short.src", "a b c\nb c\n");
+  const Outcome short_lines = run_cli({"eval", "--model", model(), "--src", whole, "--ref", whole});
+  expect_success(short_lines);
+  EXPECT_EQ(short_lines.err.find("longer"), std::string::npos) << short_lines;
+}
+
 TEST_F(CliExplain, EvalFaithfulnessGivesATableAndJsonInRange) {
   const std::string folder = testing::temporary_folder();
   const std::string src = write_bytes(folder, "f.src", "a b c d\nb c\nj i h\n");
