@@ -9,6 +9,9 @@
 #       (2 copies: 27% of the pairs) and the caption test does not fall behind.
 #   Validation is both validation sets in one (Multi30k's 1,014 then Tatoeba's 2,000): the
 #   model kept is the best on captions and everyday sentences together.
+#   AUGMENT_NAMES=SHARE (e.g. 0.5): in that share of Tatoeba's training pairs, the names it
+#   repeats (Tom, Boston, …) and the numbers written alike on both sides are swapped for others
+#   (scripts/augment-names.py), so that a model learns to copy a name it never saw.
 #
 # Reads ../shared/data/multi30k and ../shared/data/tatoeba (or $MULTI30K and $TATOEBA). The
 # corpora are written outside the repository: the data is never committed.
@@ -22,10 +25,14 @@ tatoeba=${TATOEBA:-../shared/data/tatoeba}/en-$tgt
 case "$tgt" in de | fr) ;; *) echo "everyday-corpus: TGT must be de or fr, not '$tgt'" >&2; exit 2 ;; esac
 [[ "$copies" =~ ^[0-9]+$ ]] || { echo "everyday-corpus: MULTI30K_COPIES must be a whole number, not '$copies'" >&2; exit 2; }
 mkdir -p "$out"
+if [ -n "${AUGMENT_NAMES:-}" ]; then
+  python3 scripts/augment-names.py "$tatoeba/train.en.gz" "$tatoeba/train.$tgt.gz" \
+    "$out/tatoeba.en.gz" "$out/tatoeba.$tgt.gz" --share "$AUGMENT_NAMES" --seed 1
+fi
 for lang in en "$tgt"; do
   {
     for ((i = 0; i < copies; ++i)); do zcat "$multi30k/train.$lang.gz"; done
-    zcat "$tatoeba/train.$lang.gz"
+    if [ -n "${AUGMENT_NAMES:-}" ]; then zcat "$out/tatoeba.$lang.gz"; else zcat "$tatoeba/train.$lang.gz"; fi
   } | gzip -n >"$out/train.$lang.gz"
   { zcat "$multi30k/val.$lang.gz"; zcat "$tatoeba/val.$lang.gz"; } | gzip -n >"$out/val.$lang.gz"
 done

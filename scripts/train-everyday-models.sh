@@ -11,6 +11,11 @@
 #   HIDDEN=256 EMB=256 EPOCHS=12 ...   sizes and the epoch limit (defaults below); a model is
 #       named by its score function, so compare other sizes in another RUNS folder
 #
+#   INIT_FROM=MODEL AUGMENT_NAMES=SHARE LR=RATE NAME=SUFFIX ...   the second stage of the shipped
+#       models: continues from MODEL's weights (train --init-from, a fresh optimizer at RATE) on
+#       the corpus with names and numbers swapped in SHARE of Tatoeba's pairs
+#       (scripts/augment-names.py), as SCORE-SUFFIX.attnmodel
+#
 # A finished model is not copied into resources/models/: compare it on validation first, then
 # copy it by hand (docs/models.md, Shipped models).
 set -euo pipefail
@@ -24,7 +29,8 @@ runs=${RUNS:-runs}/en-$tgt
 # (6 epochs: 33.5 validation BLEU en→de), too slow for a run to end within a working session.
 hidden=${HIDDEN:-256} emb=${EMB:-256} epochs=${EPOCHS:-12} pieces=${PIECES:-8000}
 mkdir -p "$runs"
-[ -f "$runs/data/train.en.gz" ] || scripts/everyday-corpus.sh "$tgt" "$runs/data"
+data=$runs/data${AUGMENT_NAMES:+-names}
+[ -f "$data/train.en.gz" ] || scripts/everyday-corpus.sh "$tgt" "$data"
 # A private copy named by its checksum: rebuilding the project does not pull the binary from
 # under a running job.
 cli=$runs/attnscope-cli.$(cksum <build/app/attnscope-cli | cut -d' ' -f1)
@@ -33,14 +39,16 @@ multi30k=${MULTI30K:-../shared/data/multi30k}
 tatoeba=${TATOEBA:-../shared/data/tatoeba}/en-$tgt
 
 train_one() {
-  local score=$1 name=$1 vocabulary=()
-  if [ "$name" = additive ]; then
+  local score=$1 name=$1${NAME:+-$NAME} vocabulary=()
+  if [ -n "${INIT_FROM:-}" ]; then
+    vocabulary=(--init-from "$INIT_FROM" --lr "${LR:-0.0005}")
+  elif [ "$score" = additive ]; then
     vocabulary=(--subwords "$pieces" --joint-subwords)
   else
     vocabulary=(--subwords-from "$runs/additive.attnmodel")
   fi
-  "$cli" train --src "$runs/data/train.en.gz" --tgt "$runs/data/train.$tgt.gz" \
-    --val-src "$runs/data/val.en.gz" --val-tgt "$runs/data/val.$tgt.gz" \
+  "$cli" train --src "$data/train.en.gz" --tgt "$data/train.$tgt.gz" \
+    --val-src "$data/val.en.gz" --val-tgt "$data/val.$tgt.gz" \
     --report-src "$multi30k/val.en.gz" "$tatoeba/val.en.gz" \
     --report-tgt "$multi30k/val.$tgt.gz" "$tatoeba/val.$tgt.gz" \
     --test-src "$tatoeba/test.en.gz" --test-tgt "$tatoeba/test.$tgt.gz" \
