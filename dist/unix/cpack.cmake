@@ -29,7 +29,7 @@ set(CPACK_PACKAGE_CONTACT
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL attnscope models)
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # attnscope_0.9.0_amd64.deb, attnscope-models_0.9.0_all.deb
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # attnscope_0.10.0_amd64.deb, attnscope-models_0.10.0_all.deb
 set(CPACK_DEBIAN_PACKAGE_SOURCE attnscope)  # both made from the one source tree
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
