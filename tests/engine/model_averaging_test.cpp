@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "engine/test_models.h"
 #include "io/checkpoint.h"
@@ -70,7 +71,16 @@ TEST(ModelAveraging, TheWeightsAreTheMeanAndTheFiguresAreCleared) {
         << a.tensors[t].first;
   }
   EXPECT_FALSE(torch::equal(mean.tensors[0].second, a.tensors[0].second));  // not a copy
-  EXPECT_EQ(mean.training.command, "average test");
+  EXPECT_EQ(mean.training.command, "average test");                         // the run records none
+  // After a recorded command, the averaging follows it: the mean says how it was made.
+  std::vector<std::string> recorded;
+  for (int epoch : {2, 3}) {
+    recorded.push_back(testing::temporary_folder() + "/recorded.attnmodel");
+    std::ofstream(recorded.back(), std::ios::binary) << testing::with_header(
+        run().epoch(epoch), [](nlohmann::json& h) { h["training"]["command"] = "train it"; });
+  }
+  average_models(recorded, out, "average them");
+  EXPECT_EQ(load_checkpoint(out).training.command, "train it; then average them");
   EXPECT_EQ(mean.training.best_epoch, 3);
   EXPECT_LT(mean.training.validation_bleu, 0.0);
   EXPECT_LT(mean.training.test_bleu, 0.0);

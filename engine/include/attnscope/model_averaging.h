@@ -11,7 +11,8 @@ namespace attnscope {
 /// Averages `inputs` (two or more model files of one run: the same config, vocabularies, subword
 /// models and tensors) into the model file `output`, stored as training stores a model (half
 /// precision). Its training record is the last input's with the validation and test figures
-/// cleared (they were not measured on the mean) and `command` as its command. Throws
+/// cleared (they were not measured on the mean) and `command` after its command ("TRAIN; then
+/// AVERAGE"; `command` alone when the input records none). Throws
 /// std::invalid_argument naming the input and what differs from the first, std::runtime_error
 /// for a file that cannot be read or written.
 void average_models(const std::vector<std::string>& inputs, const std::string& output,

@@ -87,7 +87,9 @@ void average_models(const std::vector<std::string>& inputs, const std::string& o
   average.training.test_bleu = -1.0;
   average.training.test_bleu_beam5 = -1.0;
   average.training.test_corpus.clear();
-  average.training.command = command;
+  // What made the weights, then the mean: a shipped mean says how to train it again.
+  average.training.command =
+      last.training.command.empty() ? command : last.training.command + "; then " + command;
   save_checkpoint(output, average, StoredPrecision::kFloat16);
 }
 
