@@ -291,10 +291,7 @@ void TrainViewTest::trainsPausesResumesStopsSavesAndOpens() {
   QVERIFY(view_->isPaused());
   progress.clear();
   const size_t pausedSnapshots = view_->snapshots().size();
-  // The training thread says it is paused just before it blocks (TrainWorker::waitWhilePaused),
-  // so everything it sent before has been delivered by now, and it sends nothing until resumed:
-  // what is still queued here changes nothing.
-  QCoreApplication::processEvents();
+  QTest::qWait(1000);
   QCOMPARE(progress.count(), 0);
   QCOMPARE(view_->snapshots().size(), pausedSnapshots);
 

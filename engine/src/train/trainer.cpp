@@ -554,8 +554,10 @@ class Trainer {
   // is refused before the corpora are read.
   void load_initial_model() {
     const std::string& path = options_.init_from;
+    // The header only: its shape and record are all a check and a resumed run need; start()
+    // reads the weights.
     try {
-      initial_ = load_model_file(path);
+      initial_ = load_model_file(path, /*header_only=*/true);
     } catch (const std::exception& e) {
       ATTNSCOPE_THROW_SETTING("init_from", e.what());
     }
@@ -591,7 +593,12 @@ class Trainer {
 
   // A fresh optimizer on the initial model's weights (TrainOptions::init_from).
   void start_from_initial_model() {
-    const Checkpoint& initial = *initial_;
+    Checkpoint initial;
+    try {
+      initial = load_model_file(options_.init_from);
+    } catch (const std::exception& e) {
+      ATTNSCOPE_THROW_SETTING("init_from", e.what());
+    }
     source_vocabulary_ = initial.source_vocabulary;
     target_vocabulary_ = initial.target_vocabulary;
     source_subwords_ = initial.source_subwords;
@@ -980,7 +987,7 @@ class Trainer {
   std::unique_ptr<FusedAdam> optimizer_;
   ResumeState state_;
   TrainingRecord record_;
-  std::optional<Checkpoint> initial_;  // TrainOptions::init_from's model
+  std::optional<Checkpoint> initial_;  // TrainOptions::init_from's header (no weights)
   std::vector<IdPair> train_pairs_, valid_pairs_;
   std::vector<std::vector<std::string>> valid_references_;
   struct ReportSet {
