@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -361,22 +362,25 @@ FaithfulnessProgress faithfulness_progress(const std::string& model) {
 // The lines a model reads only in part (more tokens than its max_source_length), said once per
 // model on stderr (translate says it per line): a figure over cut sentences is not one over the
 // whole text.
-void note_cut_lines(const Translator& translator, const std::vector<std::string>& sources) {
+// `kept_if_cut(i)`: how many tokens of line i the model reads when it reads the line cut, else
+// -1 (from the translations where there are some, so the lines are not tokenised again).
+void note_cut_lines(const std::string& model, size_t lines,
+                    const std::function<int(size_t)>& kept_if_cut) {
   size_t cut = 0, first = 0;
   int kept = 0;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    const SourceText source = translator.prepare_source(sources[i]);
-    if (!source.truncated) continue;
+  for (size_t i = 0; i < lines; ++i) {
+    const int read = kept_if_cut(i);
+    if (read < 0) continue;
     if (cut++ == 0) {
       first = i + 1;
-      kept = source.kept_length;
+      kept = read;
     }
   }
   if (cut == 0) return;
-  std::cerr << "attnscope-cli: note: " << printable(translator.info().name) << " reads the first "
-            << kept << " tokens of a line: " << cut << " of " << sources.size()
-            << (sources.size() == 1 ? " line is" : " lines are") << " longer (the first: line "
-            << first << "), measured on what it reads\n";
+  std::cerr << "attnscope-cli: note: " << printable(model) << " reads the first " << kept
+            << " tokens of a line: " << cut << " of " << lines
+            << (lines == 1 ? " line is" : " lines are") << " longer (the first: line " << first
+            << "), measured on what it reads\n";
 }
 
 // eval --faithfulness without --ref: no BLEU, the faithfulness table alone.
@@ -396,7 +400,10 @@ int run_faithfulness_only(const EvalOptions& o) {
   std::vector<std::string> notes;
   for (const auto& path : paths) {
     const Translator translator(path);
-    note_cut_lines(translator, sources);
+    note_cut_lines(translator.info().name, sources.size(), [&](size_t i) {
+      const SourceText source = translator.prepare_source(sources[i]);
+      return source.truncated ? source.kept_length : -1;
+    });
     all.push_back(evaluate_faithfulness(translator, sources, o.faithfulness_options,
                                         faithfulness_progress(translator.info().name)));
     if (!o.json) print_faithfulness_row(all.back(), width, notes);
@@ -453,8 +460,12 @@ int run(const EvalOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   for (const auto& path : model_paths(o)) {
     const Translator translator(path, o.output_weights);
-    note_cut_lines(translator, sources);
     all.push_back(evaluate_corpus(translator, sources, references, options, {}, &lexicon));
+    const std::vector<Translation>& translations = all.back().translations;
+    note_cut_lines(translator.info().name, translations.size(), [&](size_t i) {
+      const SourceText& source = translations[i].source;
+      return source.truncated ? source.kept_length : -1;
+    });
     all.back().translations.clear();  // only the measures are printed
     if (o.faithfulness)
       faithful.push_back(evaluate_faithfulness(translator, sources, o.faithfulness_options,
